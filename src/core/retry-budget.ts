@@ -1,0 +1,81 @@
+/**
+ * Retry budget (after Finagle's RetryBudget): retries may add at most `ratio` of the original
+ * requests plus a floor of `minPerSecond`. Pure state, O(1): a balance that each request raises by
+ * `ratio`, time raises by `minPerSecond`, each retry lowers by 1, and that never exceeds the
+ * reserve `max(1, minPerSecond · ttlMs / 1000)` — so good times cannot bank an unbounded retry storm.
+ *
+ * Bound: over any interval of t seconds, retries ≤ reserve + ratio·requests + minPerSecond·t.
+ */
+import { nonNegative, positive, ratio } from './validate.js';
+
+/** Budget shape. */
+export interface RetryBudgetOptions {
+  /** Share of original requests that may be retried. @default 0.2 */
+  ratio: number;
+  /** Retries per second always allowed, even with little traffic. @default 10 */
+  minPerSecond: number;
+  /** How long earned credit lasts, in ms: sets the reserve to `minPerSecond · ttl`. @default 10_000 */
+  ttlMs: number;
+}
+
+/** Budget state. */
+export interface RetryBudgetState {
+  balance: number;
+  updatedAt: number;
+}
+
+/** Finagle's defaults: 20 %, 10 retries/s, 10 s. */
+export const defaultRetryBudget: RetryBudgetOptions = { ratio: 0.2, minPerSecond: 10, ttlMs: 10_000 };
+
+/** Validates a budget shape. */
+export function validateRetryBudget(options: RetryBudgetOptions): RetryBudgetOptions {
+  ratio('retryBudget.ratio', options.ratio);
+  nonNegative('retryBudget.minPerSecond', options.minPerSecond);
+  positive('retryBudget.ttlMs', options.ttlMs);
+  return options;
+}
+
+/** The most retry credit the budget holds: `minPerSecond · ttl`, and at least one retry. */
+export function budgetReserve(options: RetryBudgetOptions): number {
+  return Math.max(1, (options.minPerSecond * options.ttlMs) / 1000);
+}
+
+/** A fresh budget holding its reserve. */
+export function newRetryBudget(options: RetryBudgetOptions, now: number): RetryBudgetState {
+  return { balance: budgetReserve(options), updatedAt: now };
+}
+
+function accrue(state: RetryBudgetState, options: RetryBudgetOptions, now: number): RetryBudgetState {
+  if (!(now > state.updatedAt)) return state;
+  const balance = state.balance + ((now - state.updatedAt) * options.minPerSecond) / 1000;
+  return { balance: Math.min(budgetReserve(options), balance), updatedAt: now };
+}
+
+/** Records an original (non-retry) request: earns `ratio` of a retry. */
+export function depositRequest(
+  state: RetryBudgetState,
+  options: RetryBudgetOptions,
+  now: number,
+): RetryBudgetState {
+  const current = accrue(state, options, now);
+  return {
+    balance: Math.min(budgetReserve(options), current.balance + options.ratio),
+    updatedAt: current.updatedAt,
+  };
+}
+
+/** Tries to spend one retry: `allowed` false means the budget is spent (state only accrued). */
+export function withdrawRetry(
+  state: RetryBudgetState,
+  options: RetryBudgetOptions,
+  now: number,
+): { allowed: boolean; state: RetryBudgetState } {
+  const current = accrue(state, options, now);
+  if (current.balance < 1 - 1e-9) return { allowed: false, state: current };
+  return { allowed: true, state: { balance: current.balance - 1, updatedAt: current.updatedAt } };
+}
+
+/** Whole retries available now. */
+export function retriesLeft(state: RetryBudgetState, options: RetryBudgetOptions, now: number): number {
+  return Math.floor(accrue(state, options, now).balance + 1e-9);
+}

@@ -1,0 +1,85 @@
+import { InvalidOptionError } from '../errors.js';
+
+/** Describes a value the way validation messages show it: `` `-1` (number) ``. */
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return `\`${text}\` (${value === null ? 'null' : typeof value})`;
+}
+
+/** Throws the one-shape validation error: ``Expected `name` to be <what>, got `v` (type)``. */
+export function invalid(name: string, what: string, value: unknown): never {
+  throw new InvalidOptionError(name, `Expected \`${name}\` to be ${what}, got ${describe(value)}`);
+}
+
+/** Validates a positive finite number (> 0). */
+export function positive(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    invalid(name, 'a positive finite number', value);
+  }
+  return value;
+}
+
+/** Validates a non-negative finite number (>= 0). */
+export function nonNegative(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    invalid(name, 'a non-negative finite number', value);
+  }
+  return value;
+}
+
+/** Validates a non-negative integer. */
+export function nonNegativeInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    invalid(name, 'a non-negative integer', value);
+  }
+  return value;
+}
+
+/** Validates a positive integer. */
+export function positiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    invalid(name, 'a positive integer', value);
+  }
+  return value;
+}
+
+/** Validates a ratio in [0, 1]. */
+export function ratio(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    invalid(name, 'a number between 0 and 1', value);
+  }
+  return value;
+}
+
+/** Validates one of a fixed set of strings. */
+export function oneOf<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
+  if (typeof value !== 'string' || !choices.includes(value as T)) {
+    invalid(name, `one of ${choices.map((c) => `'${c}'`).join(', ')}`, value);
+  }
+  return value as T;
+}
+
+/** Validates a function. */
+export function func<T extends (...args: never[]) => unknown>(name: string, value: unknown): T {
+  if (typeof value !== 'function') invalid(name, 'a function', value);
+  return value as T;
+}
+
+/**
+ * Merges user options over defaults, treating `undefined` as omitted (so `{ rate: undefined }`
+ * keeps the default instead of erasing it).
+ */
+export function withDefaults<T extends object>(defaults: T, options: Partial<T> | undefined): T {
+  const merged = { ...defaults };
+  if (options) {
+    for (const [name, value] of Object.entries(options)) {
+      if (value !== undefined) (merged as Record<string, unknown>)[name] = value;
+    }
+  }
+  return merged;
+}
