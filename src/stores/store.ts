@@ -1,0 +1,49 @@
+/**
+ * The store interface shared by both faces. A store owns its clock (the memory store a `Clock`,
+ * the Redis store Redis's `TIME`), so every duration crossing this interface is *relative* ms:
+ * processes whose clocks disagree still share one quota exactly.
+ */
+
+/** Limiting algorithms. */
+export type AlgorithmName = 'token-bucket' | 'sliding-window-counter' | 'fixed-window' | 'sliding-log' | 'gcra';
+
+/**
+ * A limit as a store applies it: `limit` units per `windowMs`.
+ * - window algorithms: at most `limit` units per window of `windowMs`;
+ * - token bucket: capacity (burst) `limit`, refilled at `limit / windowMs` units per ms;
+ * - GCRA: burst `limit`, one unit every `windowMs / limit` ms.
+ * So "200/s with a burst of 20" is `{ limit: 20, windowMs: 100 }`.
+ */
+export interface StoreLimit {
+  algorithm: AlgorithmName;
+  limit: number;
+  windowMs: number;
+}
+
+/** A server-side decision. */
+export interface Decision {
+  allowed: boolean;
+  /** `limit` of the applied limit. */
+  limit: number;
+  /** Whole units left after this decision. */
+  remaining: number;
+  /** ms until the quota is whole again (window end, or bucket full). */
+  resetMs: number;
+  /** 0 when allowed; else the exact ms until a retry of the same cost is admitted. */
+  retryAfterMs: number;
+}
+
+/** Where limits live. One instance may serve many keys, many limiters and both faces. */
+export interface RateLimitStore {
+  /** Server face: atomically take `cost` units for `key` if they are there, else refuse. */
+  take(key: string, limit: StoreLimit, cost: number): Promise<Decision>;
+  /**
+   * Client face: atomically book `cost` units for `key` now (token bucket or GCRA) even if they are
+   * not there yet, and return how long to wait until they are. Never refuses.
+   */
+  reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }>;
+  /** Client face: keep `key`'s gate closed for at least `ms` more (a gate only extends). Returns ms left closed. */
+  holdGate(key: string, ms: number): Promise<number>;
+  /** Client face: ms `key`'s gate stays closed (0 when open). */
+  gateWait(key: string): Promise<number>;
+}
