@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type BucketConfig, fullBucket, refill, reserve, take } from '../../src/core/token-bucket.js';
+import { InvalidCostError, isHeadwayError } from '../../src/errors.js';
+
+const config: BucketConfig = { capacity: 10, refillPerSecond: 5 };
+
+const configArb = fc.record({
+  capacity: fc.integer({ min: 1, max: 200 }),
+  refillPerSecond: fc.double({ min: 0.01, max: 5000, noNaN: true }),
+});
+
+describe('token bucket', () => {
+  it('starts full, takes, and refuses with the exact wait', () => {
+    let state = fullBucket(config, 0);
+    for (let i = 0; i < 10; i++) {
+      const r = take(state, config, 0);
+      expect(r.allowed).toBe(true);
+      expect(r.remaining).toBe(9 - i);
+      state = r.state;
+    }
+    const refused = take(state, config, 0);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 200, resetMs: 2000 });
+    expect(take(state, config, 199).allowed).toBe(false);
+    expect(take(state, config, 200).allowed).toBe(true);
+  });
+
+  it('refills lazily, keeps fractional tokens and clamps to capacity', () => {
+    const empty = { tokens: 0, updatedAt: 0 };
+    expect(refill(empty, config, 100).tokens).toBeCloseTo(0.5, 12);
+    expect(refill(refill(empty, config, 100), config, 300).tokens).toBeCloseTo(1.5, 12);
+    expect(refill(empty, config, 1_000_000).tokens).toBe(10);
+  });
+
+  it('never removes tokens when the clock steps back', () => {
+    const state = { tokens: 4.25, updatedAt: 1000 };
+    const stepped = refill(state, config, 500);
+    expect(stepped.tokens).toBe(4.25);
+    expect(stepped.updatedAt).toBe(1000);
+    expect(take(state, config, 500).state.tokens).toBeCloseTo(3.25, 12);
+  });
+
+  it('takes a cost above 1 and refuses a cost above capacity with a typed error', () => {
+    const r = take(fullBucket(config, 0), config, 0, 7);
+    expect(r).toMatchObject({ allowed: true, remaining: 3 });
+    expect(take(r.state, config, 0, 7)).toMatchObject({ allowed: false, retryAfterMs: 800 });
+    let thrown: unknown;
+    try {
+      take(fullBucket(config, 0), config, 0, 11);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(InvalidCostError);
+    expect(isHeadwayError(thrown) && thrown.code).toBe('HEADWAY_INVALID_COST');
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => take(fullBucket(config, 0), config, 0, bad)).toThrow(InvalidCostError);
+    }
+  });
+
+  it('reserve books tokens ahead and returns queued waits', () => {
+    let state = fullBucket(config, 0);
+    const waits: number[] = [];
+    for (let i = 0; i < 13; i++) {
+      const r = reserve(state, config, 0);
+      waits.push(r.waitMs);
+      state = r.state;
+    }
+    expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200, 400, 600]);
+  });
+
+  it('property: over any interval t, admits at most capacity + rate·t', () => {
+    fc.assert(
+      fc.property(
+        configArb,
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 500 }), fc.integer({ min: 1, max: 3 })), {
+          maxLength: 300,
+        }),
+        (cfg, steps) => {
+          let state = fullBucket(cfg, 0);
+          let now = 0;
+          const admitted: Array<[number, number]> = [];
+          for (const [dt, rawCost] of steps) {
+            now += dt;
+            const cost = Math.min(rawCost, cfg.capacity);
+            const r = take(state, cfg, now, cost);
+            state = r.state;
+            if (r.allowed) admitted.push([now, cost]);
+          }
+          for (let i = 0; i < admitted.length; i++) {
+            let sum = 0;
+            for (let j = i; j < admitted.length; j++) {
+              sum += admitted[j]![1];
+              const t = (admitted[j]![0] - admitted[i]![0]) / 1000;
+              expect(sum).toBeLessThanOrEqual(cfg.capacity + cfg.refillPerSecond * t + 1e-6);
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('property: the wait is exact — admitted at that instant, refused 1 ms earlier', () => {
+    fc.assert(
+      fc.property(
+        configArb,
+        fc.double({ min: -50, max: 200, noNaN: true }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 1, max: 5 }),
+        (cfg, rawTokens, start, rawCost) => {
+          const cost = Math.min(rawCost, cfg.capacity);
+          const state = { tokens: Math.min(rawTokens, cfg.capacity), updatedAt: start };
+          const { waitMs } = reserve(state, cfg, start, cost);
+          const refused = take(state, cfg, start, cost);
+          expect(refused.retryAfterMs).toBe(waitMs);
+          expect(take(state, cfg, start + waitMs, cost).allowed).toBe(true);
+          if (waitMs > 0) expect(take(state, cfg, start + waitMs - 1, cost).allowed).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
