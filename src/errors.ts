@@ -68,3 +68,91 @@ export class AbortError extends HeadwayError {
     super('HEADWAY_ABORTED', 'The operation was aborted', { cause });
   }
 }
+
+/** Facts attached to every error the client gives up with. */
+export interface CallFacts {
+  /** The key the call belonged to. */
+  key: string;
+  /** Attempts sent. */
+  attempts: number;
+  /** Status of each attempt (`0` for a network error). */
+  statuses: number[];
+  /** ms the call spent waiting for pacing, gates and backoff. */
+  waitedMs: number;
+}
+
+/** The server asked for a wait longer than `maxRetryAfterMs`: failing fast instead of waiting. */
+export class RateLimitedError extends HeadwayError {
+  override name = 'RateLimitedError' as const;
+  constructor(
+    readonly facts: CallFacts,
+    /** Epoch ms at which the server will take this key again. */
+    readonly retryAt: number,
+    /** The wait the server asked for, in ms. */
+    readonly retryAfterMs: number,
+    /** The last response, if one was received (its body is unread). */
+    readonly response?: Response,
+  ) {
+    super(
+      'HEADWAY_RATE_LIMITED',
+      `Rate limited on ${facts.key}: the server asked to wait ${retryAfterMs} ms (until ${new Date(retryAt).toISOString()}), more than \`maxRetryAfterMs\` allows`,
+    );
+  }
+}
+
+/** A retry was needed but the key's retry budget was spent (only with `onBudgetExhausted: 'throw'`). */
+export class RetryBudgetExhaustedError extends HeadwayError {
+  override name = 'RetryBudgetExhaustedError' as const;
+  constructor(
+    readonly facts: CallFacts,
+    /** The last response, if one was received. */
+    readonly response?: Response,
+    cause?: unknown,
+  ) {
+    super(
+      'HEADWAY_RETRY_BUDGET_EXHAUSTED',
+      `Retry budget of ${facts.key} exhausted after ${facts.attempts} attempt(s); not retrying`,
+      { cause },
+    );
+  }
+}
+
+/** The key's waiting line already holds `maxQueue` calls. */
+export class QueueFullError extends HeadwayError {
+  override name = 'QueueFullError' as const;
+  constructor(
+    readonly key: string,
+    readonly maxQueue: number,
+  ) {
+    super('HEADWAY_QUEUE_FULL', `Queue of ${key} is full (${maxQueue} calls waiting); raise \`maxQueue\` or slow down`);
+  }
+}
+
+/** One attempt took longer than `timeoutMs`. */
+export class TimeoutError extends HeadwayError {
+  override name = 'TimeoutError' as const;
+  constructor(
+    readonly facts: CallFacts,
+    readonly timeoutMs: number,
+  ) {
+    super('HEADWAY_TIMEOUT', `Attempt ${facts.attempts} on ${facts.key} timed out after ${timeoutMs} ms`);
+  }
+}
+
+/** The call could not finish within `deadlineMs` (checked up front when a wait is projected). */
+export class DeadlineExceededError extends HeadwayError {
+  override name = 'DeadlineExceededError' as const;
+  constructor(
+    readonly facts: CallFacts,
+    readonly deadlineMs: number,
+    /** The wait that would have been needed, when known. */
+    readonly neededMs?: number,
+  ) {
+    super(
+      'HEADWAY_DEADLINE_EXCEEDED',
+      `Call on ${facts.key} cannot finish within its deadline of ${deadlineMs} ms${
+        neededMs === undefined ? '' : ` (it would have to wait ${Math.ceil(neededMs)} ms more)`
+      }`,
+    );
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The lifetime of one call: its caller's `AbortSignal`, its deadline and its timers, combined
+ * into one signal that every wait and every attempt honours. `dispose()` clears every timer.
+ */
+import type { Clock } from '../core/clock.js';
+import type { CallFacts } from '../errors.js';
+import { AbortError, DeadlineExceededError } from '../errors.js';
+
+/** The signal, deadline and facts of one call. */
+export class CallContext {
+  readonly facts: CallFacts;
+  /** Aborts when the caller aborts or the deadline passes; `undefined` when neither can happen. */
+  readonly signal: AbortSignal | undefined;
+  readonly deadlineMs: number | undefined;
+  readonly #deadlineAt: number;
+  readonly #clock: Clock;
+  readonly #controller: AbortController | undefined;
+  readonly #timers = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort = () => this.#controller?.abort(new AbortError(this.#callerSignal?.reason));
+
+  constructor(key: string, clock: Clock, callerSignal: AbortSignal | null | undefined, deadlineMs: number | undefined) {
+    this.#clock = clock;
+    this.facts = { key, attempts: 0, statuses: [], waitedMs: 0 };
+    this.deadlineMs = deadlineMs;
+    this.#deadlineAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + deadlineMs;
+    this.#callerSignal = callerSignal ?? undefined;
+    if (!callerSignal && deadlineMs === undefined) return;
+    this.#controller = new AbortController();
+    this.signal = this.#controller.signal;
+    if (callerSignal?.aborted) this.#onCallerAbort();
+    else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (deadlineMs !== undefined) {
+      clock.sleep(deadlineMs, this.#timers.signal).then(
+        () => this.#controller?.abort(new DeadlineExceededError(this.facts, deadlineMs)),
+        () => {},
+      );
+    }
+  }
+
+  /** ms left before the deadline (Infinity without one). */
+  remainingMs(): number {
+    return this.#deadlineAt - this.#clock.now();
+  }
+
+  /** Throws at once when a wait of `waitMs` would overrun the deadline. */
+  checkWait(waitMs: number): void {
+    if (this.deadlineMs !== undefined && waitMs > this.remainingMs()) {
+      throw new DeadlineExceededError(this.facts, this.deadlineMs, waitMs);
+    }
+  }
+
+  /** The error to reject with once `signal` has aborted. */
+  abortReason(): unknown {
+    const reason = this.signal?.reason;
+    return reason instanceof DeadlineExceededError || reason instanceof AbortError ? reason : new AbortError(reason);
+  }
+
+  /**
+   * A signal for one attempt that also aborts after `timeoutMs`. Returns it with a `timedOut()`
+   * probe and a `done()` that clears the timer.
+   */
+  attemptSignal(timeoutMs: number | undefined): { signal: AbortSignal | undefined; timedOut: () => boolean; done: () => void } {
+    if (timeoutMs === undefined) return { signal: this.signal, timedOut: () => false, done: () => {} };
+    const controller = new AbortController();
+    const timer = new AbortController();
+    let fired = false;
+    const onAbort = () => controller.abort(this.signal?.reason);
+    if (this.signal?.aborted) onAbort();
+    else this.signal?.addEventListener('abort', onAbort, { once: true });
+    this.#clock.sleep(timeoutMs, timer.signal).then(
+      () => {
+        fired = true;
+        controller.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
+      },
+      () => {},
+    );
+    return {
+      signal: controller.signal,
+      timedOut: () => fired,
+      done: () => {
+        timer.abort();
+        this.signal?.removeEventListener('abort', onAbort);
+      },
+    };
+  }
+
+  /** Clears every timer and listener of the call. */
+  dispose(): void {
+    this.#timers.abort();
+    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Typed events of the client, each a subscription that returns its unsubscribe function.
+ */
+import type { RateLimitSignal } from '../signals/signal.js';
+import type { RetryReason } from './retry-policy.js';
+
+/** A call had to wait before it could be sent. */
+export interface ThrottleEvent {
+  key: string;
+  waitMs: number;
+  /** `pacing` (local bucket), `gate` (server hint or outage), `remaining` (server said 0 left). */
+  reason: 'pacing' | 'gate' | 'outage';
+}
+
+/** A call is about to be retried. */
+export interface RetryEvent {
+  key: string;
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  /** Status of the failed attempt (`0` for a network error). */
+  status: number;
+  delayMs: number;
+  reason: RetryReason;
+}
+
+/** The server said this key is rate limited. */
+export interface RateLimitedEvent {
+  key: string;
+  status: number;
+  retryAfterMs: number | null;
+  signal: RateLimitSignal;
+}
+
+/** A call stopped retrying and settles with what it has. */
+export interface GiveUpEvent {
+  key: string;
+  attempts: number;
+  status: number;
+  reason: RetryReason | 'retry-after-too-long';
+}
+
+type Listener<T> = (event: T) => void;
+
+/** A list of listeners; `emit` never lets a throwing listener break the call. */
+export class EventChannel<T> {
+  #listeners: Listener<T>[] = [];
+
+  /** Subscribes; returns the unsubscribe function. */
+  subscribe = (listener: Listener<T>): (() => void) => {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  };
+
+  /** True when someone listens (lets callers skip building events). */
+  get active(): boolean {
+    return this.#listeners.length > 0;
+  }
+
+  emit(event: T): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not change the outcome of a call.
+      }
+    }
+  }
+}

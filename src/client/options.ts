@@ -1,0 +1,139 @@
+/**
+ * Options of {@link createFetch}: one typed defaults object, validated eagerly.
+ */
+import type { BackoffOptions, Random } from '../core/backoff.js';
+import { defaultBackoff, validateBackoff } from '../core/backoff.js';
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
+import type { RetryBudgetOptions } from '../core/retry-budget.js';
+import { defaultRetryBudget, validateRetryBudget } from '../core/retry-budget.js';
+import { func, invalid, nonNegative, nonNegativeInteger, oneOf, positive, withDefaults } from '../core/validate.js';
+import type { RequestDescription } from './request.js';
+
+/** The transport: `fetch`'s own signature. */
+export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+
+/** Options that can differ per key (see `policyFor`). */
+export interface KeyOptions {
+  /** Sustained requests (cost units) per second for this key; unset = learn it from the server. @default undefined */
+  rate?: number;
+  /** Bucket capacity: how many units may go at once. @default max(1, rate) when `rate` is set */
+  burst?: number;
+  /** Most calls of this key in flight at once. @default Infinity */
+  maxConcurrent: number;
+  /** Most calls of this key waiting (pacing, gate, concurrency) before {@link QueueFullError}. @default 10_000 */
+  maxQueue: number;
+  /** Retries per call after the first attempt. @default 2 */
+  retries: number;
+  /** A server hint above this fails fast with `RateLimitedError` instead of waiting. @default 60_000 */
+  maxRetryAfterMs: number;
+  /** Backoff when the server gives no hint. @default { baseMs: 100, capMs: 10_000 } */
+  backoff: BackoffOptions;
+  /** Retries may add at most this share of the traffic. @default { ratio: 0.2, minPerSecond: 10, ttlMs: 10_000 } */
+  retryBudget: RetryBudgetOptions;
+  /** When the budget is spent: return the last response, or throw `RetryBudgetExhaustedError`. @default 'return' */
+  onBudgetExhausted: 'return' | 'throw';
+  /** Per-attempt timeout in ms; unset = none. @default undefined */
+  timeoutMs?: number;
+  /** Whole-call deadline in ms (queue + waits + attempts); unset = none. @default undefined */
+  deadlineMs?: number;
+}
+
+/** Options of {@link createFetch}. Every field is optional. */
+export interface ClientOptions extends Partial<KeyOptions> {
+  /** Transport, looked up at call time so polyfills and mocks are seen. @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** The quota a request belongs to. @default the request's origin */
+  key?: (request: RequestDescription) => string;
+  /** Per-key overrides of the key options. @default none */
+  policyFor?: (key: string) => Partial<KeyOptions> | undefined;
+  /** Units a request costs. @default 1 */
+  cost?: (request: RequestDescription) => number;
+  /** `'batch'` raises `maxRetryAfterMs` to 15 minutes and `retries` to 5. @default 'default' */
+  profile?: 'default' | 'batch';
+  /** Clock for every wait. @default systemClock */
+  clock?: Clock;
+  /** Randomness for jitter. @default Math.random */
+  random?: Random;
+}
+
+/** Per-call additions to `RequestInit`. */
+export interface HeadwayInit extends RequestInit {
+  /** Higher leaves its key's queue first (named so as not to clash with fetch's own `priority`). @default 0 */
+  queuePriority?: number;
+  /** Overrides the client's `deadlineMs` for this call. */
+  deadlineMs?: number;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+}
+
+/** The defaults, written once. */
+export const defaultKeyOptions: KeyOptions = {
+  rate: undefined,
+  burst: undefined,
+  maxConcurrent: Number.POSITIVE_INFINITY,
+  maxQueue: 10_000,
+  retries: 2,
+  maxRetryAfterMs: 60_000,
+  backoff: defaultBackoff,
+  retryBudget: defaultRetryBudget,
+  onBudgetExhausted: 'return',
+  timeoutMs: undefined,
+  deadlineMs: undefined,
+};
+
+const batchProfile: Partial<KeyOptions> = { maxRetryAfterMs: 15 * 60_000, retries: 5 };
+
+/** Options after defaults, with the key-independent parts resolved. */
+export interface ResolvedClientOptions {
+  base: KeyOptions;
+  fetch: FetchLike | undefined;
+  key: ((request: RequestDescription) => string) | undefined;
+  policyFor: ((key: string) => Partial<KeyOptions> | undefined) | undefined;
+  cost: ((request: RequestDescription) => number) | undefined;
+  clock: Clock;
+  random: Random;
+}
+
+/** Validates one key's options. */
+export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions {
+  const name = (field: string) => `${prefix}${field}`;
+  if (options.rate !== undefined) positive(name('rate'), options.rate);
+  if (options.burst !== undefined) {
+    positive(name('burst'), options.burst);
+    if (options.rate === undefined) invalid(name('burst'), 'set together with `rate`', options.burst);
+  }
+  if (options.maxConcurrent !== Number.POSITIVE_INFINITY) nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);
+  if (options.maxConcurrent === 0) invalid(name('maxConcurrent'), 'at least 1', 0);
+  nonNegativeInteger(name('maxQueue'), options.maxQueue);
+  nonNegativeInteger(name('retries'), options.retries);
+  nonNegative(name('maxRetryAfterMs'), options.maxRetryAfterMs);
+  validateBackoff(options.backoff);
+  validateRetryBudget(options.retryBudget);
+  oneOf(name('onBudgetExhausted'), options.onBudgetExhausted, ['return', 'throw'] as const);
+  if (options.timeoutMs !== undefined) positive(name('timeoutMs'), options.timeoutMs);
+  if (options.deadlineMs !== undefined) positive(name('deadlineMs'), options.deadlineMs);
+  return options;
+}
+
+/** Merges and validates client options at construction. */
+export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
+  if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
+  const profile = oneOf('profile', options.profile ?? 'default', ['default', 'batch'] as const);
+  const { fetch, key, policyFor, cost, clock, random, profile: _profile, ...keyOptions } = options;
+  const base = withDefaults(withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}), keyOptions);
+  validateKeyOptions(base);
+  if (fetch !== undefined) func('fetch', fetch);
+  if (key !== undefined) func('key', key);
+  if (policyFor !== undefined) func('policyFor', policyFor);
+  if (cost !== undefined) func('cost', cost);
+  if (random !== undefined) func('random', random);
+  return { base, fetch, key, policyFor, cost, clock: clock ?? systemClock, random: random ?? Math.random };
+}
+
+/** Options of one key: the client's, overridden by `policyFor(key)`, validated. */
+export function keyOptionsFor(resolved: ResolvedClientOptions, key: string): KeyOptions {
+  const overrides = resolved.policyFor?.(key);
+  if (!overrides) return resolved.base;
+  return validateKeyOptions(withDefaults(resolved.base, overrides), `policyFor(${JSON.stringify(key)}).`);
+}

@@ -1,0 +1,201 @@
+/**
+ * The local pacer of one key: a token bucket that is either configured (`rate`, `burst`) or
+ * learned from the server, and kept in step with what the server reports.
+ *
+ * Learning, in order of trust:
+ * 1. `configured`: the user's `rate`/`burst` (a server policy can only lower it).
+ * 2. `policy`: an IETF `RateLimit-Policy` states the sustained rate `q / w`.
+ * 3. `estimate`: how `remaining` moves against what was sent. Between two responses A and B the
+ *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
+ *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
+ *    `limit / reset` would pace 10× too slow.
+ * 4. `aimd`: no counters at all; a 429 halves the rate, clean time adds back slowly.
+ *
+ * Every response with `remaining` re-syncs the bucket to `remaining − sent since`, so requests
+ * still in flight are counted. While learning, a small margin of tokens is kept in reserve so that
+ * the server's bucket is never driven to zero by estimation noise.
+ */
+import type { RateLimitSignal } from '../signals/signal.js';
+
+/** Where the pacer's rate came from. */
+export type RateSource = 'configured' | 'policy' | 'estimate' | 'aimd';
+
+/** What the pacer knows, for `stats()`. */
+export interface PacerSnapshot {
+  /** Units per second, or `null` while unknown (unpaced). */
+  rate: number | null;
+  /** Bucket capacity, or `null` while unknown. */
+  burst: number | null;
+  source: RateSource | null;
+  /** Tokens the pacer believes are available now, or `null` while unknown. */
+  tokens: number | null;
+}
+
+const EPSILON = 1e-9;
+/** Tokens kept in reserve while the rate is learned (not configured). */
+const LEARNING_MARGIN = 2;
+/** Shortest span between two readings of `remaining` that may yield a rate estimate. */
+const MIN_ESTIMATE_SPAN_MS = 40;
+
+interface Reading {
+  at: number;
+  remaining: number;
+  /** Cumulative cost sent up to and including the request this reading answered. */
+  sent: number;
+}
+
+/** One key's pacing state. Times are monotonic ms. */
+export class Pacer {
+  #rate: number | null;
+  #burst: number | null;
+  #source: RateSource | null;
+  readonly #configuredRate: number | null;
+  #tokens: number | null;
+  #updatedAt: number;
+  #holdUntil = 0;
+  /** Cumulative cost sent. */
+  #sent = 0;
+  /** `sent` mark of the newest response used to sync. */
+  #syncedMark = -1;
+  #anchor: Reading | null = null;
+  #lastCut = 0;
+  #recoveryPerSecond = 1;
+  #maxRemainingSeen = -1;
+
+  constructor(rate: number | undefined, burst: number | undefined, now: number) {
+    this.#configuredRate = rate ?? null;
+    this.#rate = rate ?? null;
+    this.#burst = rate === undefined ? null : (burst ?? Math.max(1, rate));
+    this.#source = rate === undefined ? null : 'configured';
+    this.#tokens = this.#burst;
+    this.#updatedAt = now;
+  }
+
+  /** Cumulative cost sent so far (a mark to hand back to {@link Pacer.observe}). */
+  get sentMark(): number {
+    return this.#sent;
+  }
+
+  #current(now: number): number | null {
+    if (this.#tokens === null) return null;
+    if (this.#rate === null || !(now > this.#updatedAt)) return this.#tokens;
+    const refilled = this.#tokens + ((now - this.#updatedAt) * this.#rate) / 1000;
+    return this.#burst === null ? refilled : Math.min(this.#burst, refilled);
+  }
+
+  /**
+   * ms to wait before `cost` may be sent: 0 to go now, `Infinity` to wait for the next response
+   * (nothing else will tell when a unit is back).
+   */
+  delayFor(cost: number, now: number, inFlight: number): number {
+    if (this.#holdUntil > now) return this.#holdUntil - now;
+    const tokens = this.#current(now);
+    if (tokens === null) return 0;
+    const learning = this.#source !== 'configured' && inFlight > 0;
+    const need = Math.min(cost + (learning ? LEARNING_MARGIN : 0), Math.max(cost, this.#burst ?? cost));
+    if (tokens >= need - EPSILON) return 0;
+    if (this.#rate !== null && this.#rate > 0) return Math.ceil(((need - tokens) * 1000) / this.#rate);
+    return inFlight > 0 ? Number.POSITIVE_INFINITY : 0;
+  }
+
+  /** Books `cost` units at `now`; returns the mark of this send. */
+  consume(cost: number, now: number): number {
+    const tokens = this.#current(now);
+    if (tokens !== null) {
+      this.#tokens = tokens - cost;
+      this.#updatedAt = Math.max(this.#updatedAt, now);
+    }
+    this.#sent += cost;
+    return this.#sent;
+  }
+
+  /**
+   * Learns from a response to the send marked `mark`. `ok` is false for a refusal (429), which
+   * also ends the current estimate's clean span.
+   */
+  observe(mark: number, signal: RateLimitSignal, status: number, now: number): void {
+    this.#learnPolicy(signal);
+    if (signal.remaining !== null) this.#sync(mark, signal, status, now);
+    if (status === 429) this.#anchor = null;
+  }
+
+  #learnPolicy(signal: RateLimitSignal): void {
+    if (signal.dialect !== 'ietf') return;
+    const binding = signal.policies.find((p) => p.quota !== null && p.windowMs && p.unit === 'requests');
+    if (!binding || binding.quota === null || !binding.windowMs) return;
+    const policyRate = (binding.quota * 1000) / binding.windowMs;
+    if (this.#configuredRate !== null) {
+      if (policyRate < this.#configuredRate) this.#rate = policyRate;
+      return;
+    }
+    this.#rate = policyRate;
+    this.#source = 'policy';
+  }
+
+  #sync(mark: number, signal: RateLimitSignal, status: number, now: number): void {
+    const remaining = signal.remaining as number;
+    if (this.#source !== 'configured') {
+      // A policy's quota can be far above the burst (a token bucket's q per w): the largest
+      // `remaining` seen bounds the burst from below, the stated limit from above.
+      this.#maxRemainingSeen = Math.max(this.#maxRemainingSeen, remaining);
+      const seen = this.#maxRemainingSeen + 1;
+      this.#burst = Math.max(1, signal.limit === null ? seen : Math.min(signal.limit, seen));
+    }
+    if (this.#source === null || this.#source === 'estimate' || this.#source === 'aimd') {
+      this.#estimate({ at: now, remaining, sent: mark }, signal.limit);
+    }
+    if (mark <= this.#syncedMark) return;
+    this.#syncedMark = mark;
+    const mirrored = remaining - (this.#sent - mark);
+    const current = this.#current(now);
+    this.#tokens = this.#source === 'configured' && current !== null ? Math.min(current, mirrored) : mirrored;
+    this.#updatedAt = Math.max(this.#updatedAt, now);
+    if (remaining === 0 && status < 300 && this.#rate === null && signal.resetInMs !== null) {
+      // Nothing left and no rate known: the reset is the only statement of when units come back.
+      this.#holdUntil = Math.max(this.#holdUntil, now + signal.resetInMs);
+    }
+  }
+
+  #estimate(reading: Reading, limit: number | null): void {
+    const anchor = this.#anchor;
+    const nearFull = limit !== null && reading.remaining >= limit - 1;
+    if (!anchor || nearFull) {
+      // A full bucket hides refill (it was clamped): start measuring from here.
+      this.#anchor = nearFull ? null : reading;
+      return;
+    }
+    const span = reading.at - anchor.at;
+    if (span < MIN_ESTIMATE_SPAN_MS || reading.sent <= anchor.sent) return;
+    const refilled = reading.remaining - anchor.remaining + (reading.sent - anchor.sent);
+    if (refilled <= 0) return;
+    this.#rate = (refilled * 1000) / span;
+    this.#source = 'estimate';
+  }
+
+  /** A 429 with no counters to learn from: halve the rate (or start from what got through). */
+  cut(admittedPerSecond: number, now: number): void {
+    if (this.#source === 'configured' || this.#source === 'policy' || this.#source === 'estimate') return;
+    const next = this.#rate === null ? admittedPerSecond : this.#rate / 2;
+    this.#rate = Math.max(1, next);
+    this.#burst = Math.max(1, Math.min(this.#burst ?? this.#rate, this.#rate));
+    this.#tokens ??= 0;
+    this.#source = 'aimd';
+    this.#lastCut = now;
+    this.#recoveryPerSecond = Math.max(1, this.#rate * 0.1);
+  }
+
+  /** A success with no counters: an AIMD rate recovers additively, per second since the last cut. */
+  recover(now: number): void {
+    if (this.#source !== 'aimd' || this.#rate === null) return;
+    const seconds = (now - this.#lastCut) / 1000;
+    if (seconds <= 0) return;
+    this.#rate += this.#recoveryPerSecond * seconds;
+    this.#burst = Math.max(this.#burst ?? 1, Math.min(this.#rate, (this.#burst ?? 1) + seconds));
+    this.#lastCut = now;
+  }
+
+  snapshot(now: number): PacerSnapshot {
+    const tokens = this.#current(now);
+    return { rate: this.#rate, burst: this.#burst, source: this.#source, tokens };
+  }
+}

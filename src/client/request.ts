@@ -1,0 +1,48 @@
+/**
+ * What the client needs to know about a call before sending it, read once from `fetch`'s
+ * arguments without building a `Request` (which would copy the body).
+ */
+
+/** A call as `key(request)` and `cost(request)` see it. */
+export interface RequestDescription {
+  url: URL;
+  /** Upper-case method. */
+  method: string;
+  headers: Headers;
+}
+
+/** Methods that RFC 9110 defines as idempotent (TRACE left out: nobody retries it). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** Reads url, method and headers from fetch's arguments. Throws fetch's own `TypeError` on a bad URL. */
+export function describeRequest(input: RequestInfo | URL, init: RequestInit | undefined): RequestDescription {
+  const isRequest = typeof Request !== 'undefined' && input instanceof Request;
+  const url = input instanceof URL ? input : new URL(isRequest ? (input as Request).url : String(input));
+  const method = (init?.method ?? (isRequest ? (input as Request).method : 'GET')).toUpperCase();
+  const headers = new Headers(init?.headers ?? (isRequest ? (input as Request).headers : undefined));
+  return { url, method, headers };
+}
+
+/** True when a repeat cannot do harm: an idempotent method, or an `Idempotency-Key` header. */
+export function isIdempotent(request: RequestDescription): boolean {
+  return IDEMPOTENT.has(request.method) || request.headers.has('idempotency-key');
+}
+
+/**
+ * True when the body can be sent again: none, string, bytes, Blob, FormData or URLSearchParams.
+ * A stream (or a `Request` carrying a body) is sent once and never retried.
+ */
+export function isReplayable(input: RequestInfo | URL, init: RequestInit | undefined): boolean {
+  const body = init?.body;
+  if (body === undefined || body === null) {
+    return !(typeof Request !== 'undefined' && input instanceof Request && input.body !== null);
+  }
+  return (
+    typeof body === 'string' ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    (typeof Blob !== 'undefined' && body instanceof Blob) ||
+    (typeof FormData !== 'undefined' && body instanceof FormData) ||
+    body instanceof URLSearchParams
+  );
+}
