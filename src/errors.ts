@@ -124,7 +124,10 @@ export class QueueFullError extends HeadwayError {
     readonly key: string,
     readonly maxQueue: number,
   ) {
-    super('HEADWAY_QUEUE_FULL', `Queue of ${key} is full (${maxQueue} calls waiting); raise \`maxQueue\` or slow down`);
+    super(
+      'HEADWAY_QUEUE_FULL',
+      `Queue of ${key} is full (${maxQueue} calls waiting); raise \`maxQueue\` or slow down`,
+    );
   }
 }
 

@@ -3,6 +3,15 @@
  * @packageDocumentation
  */
 
+export type { HeadwayFetch } from './client/create-fetch.js';
+export { createFetch } from './client/create-fetch.js';
+export type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './client/events.js';
+export type { HoldReason, KeyStats } from './client/key-lane.js';
+export type { ClientOptions, FetchLike, HeadwayInit, KeyOptions } from './client/options.js';
+export { defaultKeyOptions } from './client/options.js';
+export type { PacerSnapshot, RateSource } from './client/pacer.js';
+export type { RequestDescription } from './client/request.js';
+export type { RetryReason } from './client/retry-policy.js';
 export type { BackoffOptions, Random } from './core/backoff.js';
 export { decorrelatedJitter, defaultBackoff, exponentialCeiling, fullJitter } from './core/backoff.js';
 export type { Clock } from './core/clock.js';
@@ -19,6 +28,17 @@ export {
 } from './core/retry-budget.js';
 export type { BucketConfig, BucketState, Reservation, TakeResult } from './core/token-bucket.js';
 export { fullBucket, msUntil, refill, reserve, take } from './core/token-bucket.js';
-export type { HeadwayErrorCode } from './errors.js';
-export { AbortError, HeadwayError, InvalidCostError, InvalidOptionError, isHeadwayError } from './errors.js';
+export type { CallFacts, HeadwayErrorCode } from './errors.js';
+export {
+  AbortError,
+  DeadlineExceededError,
+  HeadwayError,
+  InvalidCostError,
+  InvalidOptionError,
+  isHeadwayError,
+  QueueFullError,
+  RateLimitedError,
+  RetryBudgetExhaustedError,
+  TimeoutError,
+} from './errors.js';
 export type { RateLimitDialect, RateLimitPolicy, RateLimitSignal } from './signals/signal.js';

@@ -19,7 +19,12 @@ export class CallContext {
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort = () => this.#controller?.abort(new AbortError(this.#callerSignal?.reason));
 
-  constructor(key: string, clock: Clock, callerSignal: AbortSignal | null | undefined, deadlineMs: number | undefined) {
+  constructor(
+    key: string,
+    clock: Clock,
+    callerSignal: AbortSignal | null | undefined,
+    deadlineMs: number | undefined,
+  ) {
     this.#clock = clock;
     this.facts = { key, attempts: 0, statuses: [], waitedMs: 0 };
     this.deadlineMs = deadlineMs;
@@ -45,7 +50,8 @@ export class CallContext {
 
   /** Throws at once when a wait of `waitMs` would overrun the deadline. */
   checkWait(waitMs: number): void {
-    if (this.deadlineMs !== undefined && waitMs > this.remainingMs()) {
+    // An unbounded wait (for a response or an outage probe) is left to the deadline timer.
+    if (this.deadlineMs !== undefined && Number.isFinite(waitMs) && waitMs > this.remainingMs()) {
       throw new DeadlineExceededError(this.facts, this.deadlineMs, waitMs);
     }
   }
@@ -53,14 +59,20 @@ export class CallContext {
   /** The error to reject with once `signal` has aborted. */
   abortReason(): unknown {
     const reason = this.signal?.reason;
-    return reason instanceof DeadlineExceededError || reason instanceof AbortError ? reason : new AbortError(reason);
+    return reason instanceof DeadlineExceededError || reason instanceof AbortError
+      ? reason
+      : new AbortError(reason);
   }
 
   /**
    * A signal for one attempt that also aborts after `timeoutMs`. Returns it with a `timedOut()`
    * probe and a `done()` that clears the timer.
    */
-  attemptSignal(timeoutMs: number | undefined): { signal: AbortSignal | undefined; timedOut: () => boolean; done: () => void } {
+  attemptSignal(timeoutMs: number | undefined): {
+    signal: AbortSignal | undefined;
+    timedOut: () => boolean;
+    done: () => void;
+  } {
     if (timeoutMs === undefined) return { signal: this.signal, timedOut: () => false, done: () => {} };
     const controller = new AbortController();
     const timer = new AbortController();

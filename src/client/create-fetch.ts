@@ -143,7 +143,9 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
             events.rateLimited.emit({ key, status, retryAfterMs: signal.retryAfterMs, signal });
           }
         }
-        const reason = classify(status, idempotent, replayable);
+        // A 403 that carries a retry hint is a rate limit (GitHub's secondary limits): treat it as a 429.
+        const limited = status === 403 && signal.retryAfterMs !== null ? 429 : status;
+        const reason = classify(limited, idempotent, replayable);
         if (reason === 'not-retryable') return response;
         const delay = await planRetry(status, reason, signal, response);
         if (delay === null) return response;

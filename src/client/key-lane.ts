@@ -141,7 +141,11 @@ export class KeyLane {
 
   #delay(cost: number, now: number): { ms: number; reason: HoldReason; probe: boolean } {
     if (this.#gateUntil > now) {
-      return { ms: this.#gateUntil - now, reason: this.#gateReason === 'outage' ? 'outage' : 'gate', probe: false };
+      return {
+        ms: this.#gateUntil - now,
+        reason: this.#gateReason === 'outage' ? 'outage' : 'gate',
+        probe: false,
+      };
     }
     if (this.#outageFailures > 0) {
       if (this.#probing) return { ms: Number.POSITIVE_INFINITY, reason: 'outage', probe: false };
@@ -178,7 +182,8 @@ export class KeyLane {
     check: (waitMs: number, reason: HoldReason) => void,
     hooks: LaneHooks,
   ): Promise<Ticket> {
-    if (first && this.#waiting >= this.options.maxQueue) throw new QueueFullError(this.key, this.options.maxQueue);
+    if (first && this.#waiting >= this.options.maxQueue)
+      throw new QueueFullError(this.key, this.options.maxQueue);
     if (this.#line.size === 0 && this.#line.pending === 0) {
       const now = this.#clock.now();
       const delay = this.#delay(cost, now);

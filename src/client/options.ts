@@ -7,7 +7,15 @@ import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import type { RetryBudgetOptions } from '../core/retry-budget.js';
 import { defaultRetryBudget, validateRetryBudget } from '../core/retry-budget.js';
-import { func, invalid, nonNegative, nonNegativeInteger, oneOf, positive, withDefaults } from '../core/validate.js';
+import {
+  func,
+  invalid,
+  nonNegative,
+  nonNegativeInteger,
+  oneOf,
+  positive,
+  withDefaults,
+} from '../core/validate.js';
 import type { RequestDescription } from './request.js';
 
 /** The transport: `fetch`'s own signature. */
@@ -103,7 +111,8 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
     positive(name('burst'), options.burst);
     if (options.rate === undefined) invalid(name('burst'), 'set together with `rate`', options.burst);
   }
-  if (options.maxConcurrent !== Number.POSITIVE_INFINITY) nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);
+  if (options.maxConcurrent !== Number.POSITIVE_INFINITY)
+    nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);
   if (options.maxConcurrent === 0) invalid(name('maxConcurrent'), 'at least 1', 0);
   nonNegativeInteger(name('maxQueue'), options.maxQueue);
   nonNegativeInteger(name('retries'), options.retries);
@@ -121,7 +130,10 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
   const profile = oneOf('profile', options.profile ?? 'default', ['default', 'batch'] as const);
   const { fetch, key, policyFor, cost, clock, random, profile: _profile, ...keyOptions } = options;
-  const base = withDefaults(withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}), keyOptions);
+  const base = withDefaults(
+    withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}),
+    keyOptions,
+  );
   validateKeyOptions(base);
   if (fetch !== undefined) func('fetch', fetch);
   if (key !== undefined) func('key', key);

@@ -47,12 +47,20 @@ describe('createFetch: basics', () => {
     );
     expect(() => createFetch({ retries: 1.5 })).toThrow('Expected `retries` to be a non-negative integer');
     expect(() => createFetch({ burst: 5 })).toThrow('Expected `burst` to be set together with `rate`');
-    expect(() => createFetch({ profile: 'fast' as 'batch' })).toThrow("Expected `profile` to be one of 'default', 'batch'");
+    expect(() => createFetch({ profile: 'fast' as 'batch' })).toThrow(
+      "Expected `profile` to be one of 'default', 'batch'",
+    );
   });
 
   it('rejects a bad URL like fetch does, and an invalid cost with a typed error', async () => {
     const clock = new ManualClock();
-    const fetch = createFetch({ clock, fetch: fakeFetch(clock, ok).fetch, rate: 10, burst: 2, cost: () => 3 });
+    const fetch = createFetch({
+      clock,
+      fetch: fakeFetch(clock, ok).fetch,
+      rate: 10,
+      burst: 2,
+      cost: () => 3,
+    });
     await expect(fetch('not a url')).rejects.toBeInstanceOf(TypeError);
     await expect(fetch(URL_A)).rejects.toMatchObject({ code: 'HEADWAY_INVALID_COST' });
   });
@@ -79,11 +87,7 @@ describe('createFetch: local pacing', () => {
       return ok();
     });
     const fetch = createFetch({ fetch: server.fetch, clock, rate: 10, burst: 1 });
-    const calls = [
-      fetch(`${URL_A}?1`),
-      fetch(`${URL_A}?low`),
-      fetch(`${URL_A}?high`, { queuePriority: 5 }),
-    ];
+    const calls = [fetch(`${URL_A}?1`), fetch(`${URL_A}?low`), fetch(`${URL_A}?high`, { queuePriority: 5 })];
     await runUntilSettled(clock, calls, 1);
     expect(order.map((u) => u.split('?')[1])).toEqual(['1', 'high', 'low']);
   });
@@ -111,7 +115,11 @@ describe('createFetch: local pacing', () => {
       return new Response('ok');
     };
     const fetch = createFetch({ fetch: slow, clock, maxConcurrent: 2 });
-    const results = await runUntilSettled(clock, [1, 2, 3, 4, 5].map(() => fetch(URL_A)), 5);
+    const results = await runUntilSettled(
+      clock,
+      [1, 2, 3, 4, 5].map(() => fetch(URL_A)),
+      5,
+    );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
     expect(peak).toBe(2);
   });
@@ -160,7 +168,9 @@ describe('createFetch: obeying the server', () => {
 
   it('the batch profile waits out a 2-minute hint instead', async () => {
     const clock = new ManualClock();
-    const server = fakeFetch(clock, (_s, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '120' } } : ok()));
+    const server = fakeFetch(clock, (_s, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '120' } } : ok(),
+    );
     const fetch = createFetch({ fetch: server.fetch, clock, profile: 'batch', random: () => 0 });
     const [result] = await runUntilSettled(clock, [fetch(URL_A)], 1000);
     expect(result).toMatchObject({ status: 'fulfilled' });
@@ -171,16 +181,20 @@ describe('createFetch: obeying the server', () => {
     const clock = new ManualClock();
     let tokens = 5;
     let last = 0;
-    const server = fakeFetch(clock, (seen) => {
-      tokens = Math.min(5, tokens + ((seen.at - last) * 10) / 1000);
-      last = seen.at;
-      if (tokens < 1) return { status: 429, headers: { 'retry-after': '1' } };
-      tokens -= 1;
-      return {
-        status: 200,
-        headers: { 'ratelimit-policy': '"p";q=10;w=1', ratelimit: `"p";r=${Math.floor(tokens)};t=1` },
-      };
-    }, 5);
+    const server = fakeFetch(
+      clock,
+      (seen) => {
+        tokens = Math.min(5, tokens + ((seen.at - last) * 10) / 1000);
+        last = seen.at;
+        if (tokens < 1) return { status: 429, headers: { 'retry-after': '1' } };
+        tokens -= 1;
+        return {
+          status: 200,
+          headers: { 'ratelimit-policy': '"p";q=10;w=1', ratelimit: `"p";r=${Math.floor(tokens)};t=1` },
+        };
+      },
+      5,
+    );
     const fetch = createFetch({ fetch: server.fetch, clock });
     const calls = Array.from({ length: 30 }, () => fetch(URL_A));
     const results = await runUntilSettled(clock, calls, 5);
@@ -267,7 +281,13 @@ describe('createFetch: retries', () => {
     const [first] = await runUntilSettled(clock, [fetch(URL_A)], 1);
     expect(first).toMatchObject({ status: 'fulfilled', value: { status: 429 } });
     expect(server.seen).toHaveLength(2); // one retry: the reserve of 1
-    const throwing = createFetch({ fetch: server.fetch, clock, retryBudget, retries: 1, onBudgetExhausted: 'throw' });
+    const throwing = createFetch({
+      fetch: server.fetch,
+      clock,
+      retryBudget,
+      retries: 1,
+      onBudgetExhausted: 'throw',
+    });
     const [a] = await runUntilSettled(clock, [throwing(URL_A)], 1);
     expect(a?.status).toBe('fulfilled');
     const [b] = await runUntilSettled(clock, [throwing(URL_A)], 1);
@@ -278,7 +298,9 @@ describe('createFetch: retries', () => {
 
   it('emits retry and rate-limited events, and unsubscribes', async () => {
     const clock = new ManualClock();
-    const server = fakeFetch(clock, (_s, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : ok()));
+    const server = fakeFetch(clock, (_s, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : ok(),
+    );
     const fetch = createFetch({ fetch: server.fetch, clock, random: () => 0 });
     const seen: string[] = [];
     const off = fetch.onRetry((e) => seen.push(`retry ${e.status} ${e.delayMs} ${e.reason}`));
@@ -309,14 +331,21 @@ describe('createFetch: outages', () => {
     expect(server.seen.length / calls.length).toBeLessThanOrEqual(1.1);
     // During the outage at most one request is in flight at a time.
     const during = server.seen.filter((s) => s.at > 0 && s.at < 1000);
-    for (let i = 1; i < during.length; i++) expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < during.length; i++)
+      expect(during[i]!.at - during[i - 1]!.at).toBeGreaterThanOrEqual(2);
   });
 });
 
 describe('createFetch: bounds', () => {
   it('fails at once when a projected wait is beyond the deadline', async () => {
     const clock = new ManualClock();
-    const fetch = createFetch({ fetch: fakeFetch(clock, ok).fetch, clock, rate: 1, burst: 1, deadlineMs: 500 });
+    const fetch = createFetch({
+      fetch: fakeFetch(clock, ok).fetch,
+      clock,
+      rate: 1,
+      burst: 1,
+      deadlineMs: 500,
+    });
     await fetch(URL_A);
     const error = await fetch(URL_A).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeadlineExceededError);

@@ -11,7 +11,10 @@ export interface Seen {
 }
 
 /** A response factory: status and headers, or a thrown network error. */
-export type Script = (seen: Seen, index: number) => { status: number; headers?: Record<string, string> } | Error;
+export type Script = (
+  seen: Seen,
+  index: number,
+) => { status: number; headers?: Record<string, string> } | Error;
 
 /** A fetch that answers from `script` after `latencyMs` on the manual clock. */
 export function fakeFetch(clock: ManualClock, script: Script, latencyMs = 0) {

@@ -45,7 +45,9 @@ describe('requests', () => {
     ['URLSearchParams', new URLSearchParams('a=1'), true],
     ['stream', new ReadableStream(), false],
   ] as const)('a %s body is replayable: %s', (_name, body, expected) => {
-    expect(isReplayable('http://127.0.0.1/x', { method: 'POST', body: body as BodyInit | undefined })).toBe(expected);
+    expect(isReplayable('http://127.0.0.1/x', { method: 'POST', body: body as BodyInit | undefined })).toBe(
+      expected,
+    );
   });
 
   it('treats a Request with a body as a stream', () => {
