@@ -1,5 +1,11 @@
 /**
- * Headway, Redis store: one atomic quota shared by many processes.
+ * Headway, Redis store: one atomic quota shared by many processes, for both faces.
  * @packageDocumentation
  */
 export type { Clock } from '../core/clock.js';
+export type { HeadwayErrorCode } from '../errors.js';
+export { isHeadwayError, StoreError, StoreTimeoutError, UnsupportedAlgorithmError } from '../errors.js';
+export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../stores/store.js';
+export type { RedisScriptClient } from './redis-client.js';
+export type { RedisStoreOptions } from './redis-store.js';
+export { redisStore, redisStoreDefaults } from './redis-store.js';

@@ -1,0 +1,110 @@
+import { oneOf, positive } from '../core/validate.js';
+import { InvalidCostError, UnsupportedAlgorithmError } from '../errors.js';
+import type { AlgorithmName, Decision, StoreLimit } from '../stores/store.js';
+import { evalScript } from './eval-script.js';
+import { redisKey, validateKey } from './keys.js';
+import type { RedisScriptClient } from './redis-client.js';
+import { numbers } from './reply.js';
+import { algorithmScripts } from './scripts/index.js';
+
+const ALGORITHMS: readonly AlgorithmName[] = [
+  'token-bucket',
+  'sliding-window-counter',
+  'fixed-window',
+  'sliding-log',
+  'gcra',
+];
+
+/** Where and how a store runs its scripts. */
+export interface ScriptTarget {
+  client: RedisScriptClient;
+  prefix: string;
+  commandTimeoutMs: number;
+}
+
+/** A decision with the Redis time (epoch ms, fractional) the script made it at. */
+export interface TimedDecision {
+  decision: Decision;
+  /** Redis `TIME` at the decision, in ms. */
+  now: number;
+}
+
+/** A reservation with the Redis time (epoch ms, fractional) the script made it at. */
+export interface TimedReservation {
+  waitMs: number;
+  /** Redis `TIME` at the reservation, in ms. */
+  now: number;
+}
+
+function checkLimit(limit: StoreLimit): void {
+  oneOf('algorithm', limit?.algorithm, ALGORITHMS);
+  positive('limit', limit.limit);
+  positive('windowMs', limit.windowMs);
+}
+
+/** Throws {@link InvalidCostError} unless `0 < cost ≤ limit.limit` (a larger cost is never admitted). */
+function checkCost(limit: StoreLimit, cost: number): void {
+  if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && cost <= limit.limit)) {
+    throw new InvalidCostError(cost, limit.limit);
+  }
+}
+
+function keysOf(target: ScriptTarget, key: string, suffixes: readonly string[]): string[] {
+  return suffixes.map((suffix) => redisKey(target.prefix, key, suffix));
+}
+
+/** Server face: one atomic take on Redis, with the Redis time it happened at. */
+export async function takeOnRedis(
+  target: ScriptTarget,
+  key: string,
+  limit: StoreLimit,
+  cost: number,
+): Promise<TimedDecision> {
+  validateKey(key);
+  checkLimit(limit);
+  checkCost(limit, cost);
+  const spec = algorithmScripts[limit.algorithm];
+  const reply = await evalScript(
+    target.client,
+    spec.script,
+    keysOf(target, key, spec.keys),
+    [limit.limit, limit.windowMs, cost, 'take'],
+    target.commandTimeoutMs,
+    key,
+  );
+  const [allowed, remaining, resetMs, retryAfterMs, now] = numbers(reply, 5, key) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return {
+    decision: { allowed: allowed === 1, limit: limit.limit, remaining, resetMs, retryAfterMs },
+    now,
+  };
+}
+
+/** Client face: one atomic reservation on Redis (token bucket or GCRA), with its Redis time. */
+export async function reserveOnRedis(
+  target: ScriptTarget,
+  key: string,
+  limit: StoreLimit,
+  cost: number,
+): Promise<TimedReservation> {
+  validateKey(key);
+  checkLimit(limit);
+  checkCost(limit, cost);
+  const spec = algorithmScripts[limit.algorithm];
+  if (!spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
+  const reply = await evalScript(
+    target.client,
+    spec.script,
+    keysOf(target, key, spec.keys),
+    [limit.limit, limit.windowMs, cost, 'reserve'],
+    target.commandTimeoutMs,
+    key,
+  );
+  const [waitMs, now] = numbers(reply, 2, key) as [number, number];
+  return { waitMs, now };
+}

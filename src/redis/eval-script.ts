@@ -1,0 +1,52 @@
+import { isHeadwayError, StoreError, StoreTimeoutError } from '../errors.js';
+import type { LuaScript } from './lua-script.js';
+import type { RedisScriptClient } from './redis-client.js';
+
+/** True for Redis's "script not in cache" reply. */
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
+
+async function evalOnce(
+  client: RedisScriptClient,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  try {
+    return await client.evalsha(script.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!isNoScript(error)) throw error;
+    // The server lost its script cache (restart, failover, SCRIPT FLUSH): send the source once.
+    return await client.eval(script.source, keys.length, ...keys, ...args);
+  }
+}
+
+/**
+ * Runs `script` in one round trip (`EVALSHA`, falling back to `EVAL` on `NOSCRIPT`) within
+ * `timeoutMs`. Rejects with {@link StoreTimeoutError} when Redis does not answer in time (the timer
+ * is cleared either way) and with {@link StoreError} (the client's error as `cause`) when the
+ * command fails. `key` is the caller's limit key, for the error.
+ */
+export function evalScript(
+  client: RedisScriptClient,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+  timeoutMs: number,
+  key: string,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StoreTimeoutError(key, timeoutMs)), timeoutMs);
+    evalOnce(client, script, keys, args).then(
+      (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(isHeadwayError(error) ? error : new StoreError(key, error));
+      },
+    );
+  });
+}

@@ -1,0 +1,97 @@
+import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
+import type { RateLimitStore } from '../stores/store.js';
+import { reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
+import { evalScript } from './eval-script.js';
+import { redisKey, validateKey, validatePrefix } from './keys.js';
+import type { RedisScriptClient } from './redis-client.js';
+import { numbers } from './reply.js';
+import { gateScript } from './scripts/index.js';
+
+/** Options of {@link redisStore}. */
+export interface RedisStoreOptions {
+  /**
+   * A connected client: an ioredis `Redis` or `Cluster`. Create it with `enableOfflineQueue: false`
+   * so that, while Redis is down, calls fail at once instead of queueing (a queued take would still
+   * run, and spend a unit, after its caller gave up).
+   */
+  client: RedisScriptClient;
+  /**
+   * First part of every key: `prefix:{key}:tb`. No braces.
+   * @default 'headway'
+   */
+  prefix?: string;
+  /**
+   * Most ms one store call waits for Redis; then it rejects with `StoreTimeoutError`
+   * (`HEADWAY_STORE_TIMEOUT`). Connection and command errors reject with `StoreError`
+   * (`HEADWAY_STORE_ERROR`, the client's error as `cause`).
+   * @default 100
+   */
+  commandTimeoutMs?: number;
+}
+
+/** Defaults of {@link RedisStoreOptions}, written once. */
+export const redisStoreDefaults = {
+  prefix: 'headway',
+  commandTimeoutMs: 100,
+} as const satisfies Omit<Required<RedisStoreOptions>, 'client'>;
+
+function validateClient(client: unknown): RedisScriptClient {
+  const candidate = client as Partial<RedisScriptClient> | null | undefined;
+  if (typeof candidate?.evalsha !== 'function' || typeof candidate.eval !== 'function') {
+    invalid('client', 'a Redis client with `evalsha` and `eval` (an ioredis `Redis` or `Cluster`)', client);
+  }
+  return client as RedisScriptClient;
+}
+
+/**
+ * A {@link RateLimitStore} on Redis: one quota shared atomically by every process that uses the
+ * same Redis (and prefix), for both faces. Each operation is one Lua script run in one round trip
+ * (`EVALSHA`, `EVAL` on `NOSCRIPT`), time comes from Redis `TIME` (the store takes no clock), keys
+ * carry a `{key}` hash tag (Redis Cluster) and expire once they equal a fresh key.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { redisStore } from 'headway/redis';
+ * const store = redisStore({ client: new Redis(process.env.REDIS_URL, { enableOfflineQueue: false }) });
+ * ```
+ */
+export function redisStore(options: RedisStoreOptions): RateLimitStore {
+  const merged = withDefaults<{ prefix: string; commandTimeoutMs: number }>(
+    { ...redisStoreDefaults },
+    { prefix: options?.prefix, commandTimeoutMs: options?.commandTimeoutMs },
+  );
+  const target: ScriptTarget = {
+    client: validateClient(options?.client),
+    prefix: validatePrefix(merged.prefix),
+    commandTimeoutMs: positive('commandTimeoutMs', merged.commandTimeoutMs),
+  };
+
+  async function gate(key: string, ms: number): Promise<number> {
+    validateKey(key);
+    const reply = await evalScript(
+      target.client,
+      gateScript,
+      [redisKey(target.prefix, key, 'gate')],
+      [Math.ceil(ms)],
+      target.commandTimeoutMs,
+      key,
+    );
+    return numbers(reply, 1, key)[0]!;
+  }
+
+  return {
+    async take(key, limit, cost) {
+      return (await takeOnRedis(target, key, limit, cost)).decision;
+    },
+    async reserve(key, limit, cost) {
+      return { waitMs: (await reserveOnRedis(target, key, limit, cost)).waitMs };
+    },
+    async holdGate(key, ms) {
+      return gate(key, nonNegative('ms', ms));
+    },
+    async gateWait(key) {
+      return gate(key, 0);
+    },
+  };
+}

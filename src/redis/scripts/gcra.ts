@@ -1,0 +1,58 @@
+import { defineScript } from '../lua-script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * GCRA (TAT-based), mirroring `src/server/algorithms/gcra.ts`.
+ *
+ * - KEYS[1]: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
+ * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
+ *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+1e-9).
+ * - take: `remaining = floor((windowMs − (tat' − now)) / T)` of the resulting tat;
+ *   `retryAfterMs` = smallest whole ms after which `newTat − now ≤ windowMs`;
+ *   `resetMs = ceil(tat' − now)`. A refusal writes nothing.
+ * - reserve: `tat = newTat` always; `waitMs = max(0, ceil(newTat − now − windowMs))` (exact).
+ * - The key expires at its tat, where it equals a missing key.
+ */
+export const gcraScript = defineScript(
+  'headway:gcra',
+  `${PRELUDE}
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local mode = ARGV[4]
+local interval = window / limit
+
+local state = redis.call('HMGET', key, 'tat', 'ts')
+local stored = tonumber(state[1])
+local now = monotonic(now_ms(), tonumber(state[2]))
+local base = now
+if stored ~= nil then base = math.max(stored, now) end
+local new_tat = base + interval * cost
+local function admitted(d) return new_tat - (now + d) <= window + EPS end
+
+if mode == 'reserve' then
+  local wait = exact_wait(new_tat - now - window, admitted)
+  redis.call('HSET', key, 'tat', fmt(new_tat), 'ts', fmt(now))
+  redis.call('PEXPIRE', key, math.max(1, math.ceil(new_tat - now)))
+  return { wait, fmt(now) }
+end
+
+local allowed = new_tat - now <= window + EPS
+local tat = base
+local retry = 0
+if allowed then
+  tat = new_tat
+else
+  retry = exact_wait(new_tat - now - window, admitted)
+end
+local reset = math.max(0, math.ceil(tat - now - EPS))
+local remaining = math.max(0, math.floor((window - (tat - now)) / interval + EPS))
+if allowed then
+  redis.call('HSET', key, 'tat', fmt(tat), 'ts', fmt(now))
+  redis.call('PEXPIRE', key, math.max(1, reset))
+end
+return { allowed and 1 or 0, remaining, reset, retry, fmt(now) }
+`,
+);

@@ -1,0 +1,44 @@
+/**
+ * Lua shared by every Headway script, prepended to each one (Redis scripts cannot import).
+ *
+ * - `now_ms()` reads the server's `TIME` (µs precision, as fractional ms), so the clocks of the
+ *   processes that share a quota never enter the computation. `redis.replicate_commands()` makes
+ *   a script that reads `TIME` and then writes legal on Redis 3.2–4 (effects replication; it is the
+ *   only mode, and a no-op, from Redis 5 on).
+ * - `monotonic(now, ts)`: a key remembers the last time it was written (`ts`); a server clock that
+ *   steps back is treated as standing still, so it can never remove units.
+ * - `fmt(x)`: numbers are stored as `%.17g` strings, which read back as the same double.
+ * - `exact_wait(estimate, admitted)`: the smallest whole ms `d ≥ 0` with `admitted(d)`, from an
+ *   analytic estimate corrected by single steps against the real predicate (bounded), exactly as
+ *   `exactWait` in TypeScript.
+ */
+export const PRELUDE = `
+if redis.replicate_commands then pcall(redis.replicate_commands) end
+local EPS = 1e-9
+local MAX_STEPS = 10000
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+end
+local function monotonic(now, ts)
+  if ts ~= nil and ts > now then return ts end
+  return now
+end
+local function fmt(x)
+  return string.format('%.17g', x)
+end
+local function exact_wait(estimate, admitted)
+  local ms = math.max(0, math.ceil(estimate))
+  local i = 0
+  while i < MAX_STEPS and ms > 0 and admitted(ms - 1) do
+    ms = ms - 1
+    i = i + 1
+  end
+  i = 0
+  while i < MAX_STEPS and not admitted(ms) do
+    ms = ms + 1
+    i = i + 1
+  end
+  return ms
+end
+`;

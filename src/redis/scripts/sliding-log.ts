@@ -1,0 +1,85 @@
+import { defineScript } from '../lua-script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * Sliding log: every admitted take is an entry; a take counts while `now − score < windowMs`.
+ *
+ * - KEYS[1]: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
+ *   the cost). KEYS[2]: hash `{ sum, seq, ts }` (sum of the live entries' costs).
+ * - ARGV: limit, windowMs, cost.
+ * - entries with `score ≤ now − windowMs` are removed (and their cost subtracted) first.
+ * - allowed iff `sum + cost ≤ limit` (+1e-9); `remaining = floor(limit − sum')`.
+ * - `retryAfterMs`: the smallest whole ms after which enough of the oldest entries have expired.
+ * - `resetMs`: ms until the newest entry expires (the log empty again).
+ * - Both keys expire with the newest entry. Memory: one entry per admitted take in the window.
+ */
+export const slidingLogScript = defineScript(
+  'headway:sliding-log',
+  `${PRELUDE}
+local log = KEYS[1]
+local meta = KEYS[2]
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+
+local state = redis.call('HMGET', meta, 'sum', 'seq', 'ts')
+local sum = tonumber(state[1]) or 0
+local seq = tonumber(state[2]) or 0
+local now = monotonic(now_ms(), tonumber(state[3]))
+
+local function cost_of(member)
+  return tonumber(string.match(member, ':(.+)$')) or 0
+end
+
+local cutoff = fmt(now - window)
+local expired = redis.call('ZRANGEBYSCORE', log, '-inf', cutoff)
+if #expired > 0 then
+  for _, member in ipairs(expired) do sum = sum - cost_of(member) end
+  redis.call('ZREMRANGEBYSCORE', log, '-inf', cutoff)
+end
+if redis.call('ZCARD', log) == 0 then sum = 0 end
+
+local allowed = sum + cost <= limit + EPS
+local retry = 0
+if allowed then
+  seq = seq + 1
+  sum = sum + cost
+  redis.call('ZADD', log, fmt(now), seq .. ':' .. fmt(cost))
+else
+  -- Walk the oldest entries until enough of them are gone; retry when the last one needed expires.
+  local freed = 0
+  local at = nil
+  local offset = 0
+  local batch = 128
+  while at == nil do
+    local page = redis.call('ZRANGE', log, offset, offset + batch - 1, 'WITHSCORES')
+    if #page == 0 then break end
+    for i = 1, #page, 2 do
+      freed = freed + cost_of(page[i])
+      if sum - freed + cost <= limit + EPS then
+        at = tonumber(page[i + 1])
+        break
+      end
+    end
+    offset = offset + batch
+  end
+  if at ~= nil then
+    retry = exact_wait(at + window - now, function(d) return at <= (now + d) - window end)
+  end
+end
+
+local reset = 0
+local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
+if #newest == 2 then reset = math.max(0, math.ceil(tonumber(newest[2]) + window - now - EPS)) end
+if allowed or #expired > 0 then
+  redis.call('HSET', meta, 'sum', fmt(sum), 'seq', seq, 'ts', fmt(now))
+  if reset > 0 then
+    redis.call('PEXPIRE', log, reset)
+    redis.call('PEXPIRE', meta, reset)
+  else
+    redis.call('DEL', log, meta)
+  end
+end
+return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry, fmt(now) }
+`,
+);

@@ -1,0 +1,84 @@
+import { defineScript } from '../lua-script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
+ *
+ * - KEYS[1]: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
+ * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - capacity = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
+ * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
+ *   `{ allowed, remaining, resetMs, retryAfterMs, now }`.
+ * - reserve: tokens −= cost (may go negative); returns `{ waitMs, now }`, the wait computed before
+ *   subtracting.
+ * - The key expires when the bucket would be full again, where it equals a missing key.
+ */
+export const tokenBucketScript = defineScript(
+  'headway:token-bucket',
+  `${PRELUDE}
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local mode = ARGV[4]
+local rps = (limit * 1000) / window
+
+local state = redis.call('HMGET', key, 't', 'ts')
+local tokens = tonumber(state[1])
+local ts = tonumber(state[2])
+local now = monotonic(now_ms(), ts)
+if tokens == nil or ts == nil then
+  tokens = limit
+  ts = now
+end
+
+local function refill(tk, at, t)
+  if not (t > at) then return tk end
+  if tk >= limit then return tk end
+  return math.min(limit, tk + ((t - at) * rps) / 1000)
+end
+
+local function ms_until(tk, at, need)
+  local function enough(ms) return refill(tk, at, at + ms) >= need - EPS end
+  if enough(0) then return 0 end
+  local ms = math.ceil(((need - tk) * 1000) / rps)
+  local i = 0
+  while i < MAX_STEPS and ms > 1 and enough(ms - 1) do
+    ms = ms - 1
+    i = i + 1
+  end
+  i = 0
+  while i < MAX_STEPS and not enough(ms) do
+    ms = ms + 1
+    i = i + 1
+  end
+  return ms
+end
+
+tokens = refill(tokens, ts, now)
+ts = now
+
+if mode == 'reserve' then
+  local wait = ms_until(tokens, ts, cost)
+  local after = tokens - cost
+  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('PEXPIRE', key, math.max(1, math.ceil(((limit - after) * window) / limit)))
+  return { wait, fmt(now) }
+end
+
+local allowed = tokens >= cost - EPS
+local after = tokens
+local retry = 0
+if allowed then
+  after = math.max(0, tokens - cost)
+else
+  retry = ms_until(tokens, ts, cost)
+end
+local reset = ms_until(after, ts, limit)
+if allowed then
+  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('PEXPIRE', key, math.max(1, reset))
+end
+return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry, fmt(now) }
+`,
+);

@@ -1,0 +1,130 @@
+import { type Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
+import { algorithmScripts, gateScript } from '../../src/redis/scripts/index.js';
+import type { AlgorithmName } from '../../src/stores/store.js';
+import { uniquePrefix, useRedis } from '../support/redis.js';
+
+const redis = useRedis();
+let client: Redis;
+
+beforeAll(async () => {
+  client = new Redis(redis.url, { enableOfflineQueue: false, lazyConnect: true });
+  await client.connect();
+});
+afterAll(() => client.disconnect());
+
+const ALGORITHMS = Object.keys(algorithmScripts) as AlgorithmName[];
+
+describe('redisStore options', () => {
+  it('accepts ioredis Redis and Cluster as they are (type level)', () => {
+    const fromCluster = (cluster: Cluster): RedisScriptClient => cluster;
+    const fromRedis: RedisScriptClient = client;
+    expect(typeof fromCluster).toBe('function');
+    expect(fromRedis).toBe(client);
+  });
+
+  it('validates eagerly with the one message shape', () => {
+    expect(() => redisStore({ client: {} as RedisScriptClient })).toThrow(
+      /^Expected `client` to be a Redis client/,
+    );
+    expect(() => redisStore({ client, prefix: 'a{b' })).toThrow(
+      'Expected `prefix` to be a non-empty string without `{` or `}`, got `"a{b"` (string)',
+    );
+    expect(() => redisStore({ client, commandTimeoutMs: 0 })).toThrow(
+      'Expected `commandTimeoutMs` to be a positive finite number, got `0` (number)',
+    );
+    expect(() => redisStore({ client, prefix: undefined, commandTimeoutMs: undefined })).not.toThrow();
+  });
+
+  it('takes no clock: time is Redis TIME', () => {
+    // @ts-expect-error there is no clock option to pass
+    expect(() => redisStore({ client, clock: { now: () => 0 } })).not.toThrow();
+  });
+
+  it('rejects an empty key', async () => {
+    const store = redisStore({ client });
+    await expect(store.take('', { algorithm: 'gcra', limit: 1, windowMs: 1 }, 1)).rejects.toMatchObject({
+      code: 'HEADWAY_INVALID_OPTION',
+    });
+  });
+});
+
+describe('keys on Redis', () => {
+  it('every key of one limit key shares its {hash tag} and carries a TTL', async () => {
+    const prefix = uniquePrefix('keys');
+    const store = redisStore({ client, prefix });
+    const key = 'user:{42}';
+    for (const algorithm of ALGORITHMS) await store.take(key, { algorithm, limit: 5, windowMs: 60_000 }, 1);
+    await store.holdGate(key, 60_000);
+    const keys = (await client.keys(`${prefix}:*`)).sort();
+    expect(keys).toEqual(
+      [...ALGORITHMS.flatMap((algorithm) => algorithmScripts[algorithm].keys), 'gate']
+        .map((suffix) => `${prefix}:{${key}}:${suffix}`)
+        .sort(),
+    );
+    for (const name of keys) {
+      // Redis Cluster hashes the text between the first `{` and the next `}`: the same for all.
+      const tag = name.slice(name.indexOf('{') + 1, name.indexOf('}', name.indexOf('{')));
+      expect(tag).toBe('user:{42');
+      const ttl = await client.pttl(name);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(120_000);
+    }
+  });
+
+  it('keys vanish once they equal a fresh key', async () => {
+    const prefix = uniquePrefix('expire');
+    const store = redisStore({ client, prefix });
+    for (const algorithm of ALGORITHMS) await store.take('k', { algorithm, limit: 5, windowMs: 40 }, 1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await client.keys(`${prefix}:*`)).toEqual([]);
+  });
+});
+
+describe('scripts', () => {
+  it('falls back to EVAL after SCRIPT FLUSH (NOSCRIPT) and caches the script again', async () => {
+    const store = redisStore({ client, prefix: uniquePrefix('noscript') });
+    await client.script('FLUSH');
+    const shas = [...ALGORITHMS.map((algorithm) => algorithmScripts[algorithm].script.sha), gateScript.sha];
+    expect(await client.script('EXISTS', ...shas)).toEqual(shas.map(() => 0));
+    for (const algorithm of ALGORITHMS) {
+      expect((await store.take('k', { algorithm, limit: 5, windowMs: 1000 }, 1)).allowed).toBe(true);
+    }
+    expect(await store.gateWait('k')).toBe(0);
+    expect(await client.script('EXISTS', ...shas)).toEqual(shas.map(() => 1));
+  });
+
+  it('a server clock that steps back never removes units (gcra)', async () => {
+    const prefix = uniquePrefix('stepback');
+    const store = redisStore({ client, prefix });
+    const limit = { algorithm: 'gcra', limit: 5, windowMs: 60_000 } as const;
+    expect((await store.take('k', limit, 1)).remaining).toBe(4);
+    // Pretend the state was written an hour ahead of Redis's clock now (the clock stepped back).
+    const name = `${prefix}:{k}:gcra`;
+    const [tat, ts] = (await client.hmget(name, 'tat', 'ts')).map(Number) as [number, number];
+    await client.hset(name, 'tat', String(tat + 3_600_000), 'ts', String(ts + 3_600_000));
+    const next = await store.take('k', limit, 1);
+    expect(next).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
+  it('a server clock that steps back never removes units (token bucket)', async () => {
+    const prefix = uniquePrefix('stepback');
+    const store = redisStore({ client, prefix });
+    const limit = { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 } as const;
+    expect((await store.take('k', limit, 1)).remaining).toBe(4);
+    const name = `${prefix}:{k}:tb`;
+    const ts = Number(await client.hget(name, 'ts'));
+    await client.hset(name, 'ts', String(ts + 3_600_000));
+    expect(await store.take('k', limit, 1)).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
+  it('keeps fractional state as exact doubles', async () => {
+    const prefix = uniquePrefix('fraction');
+    const store = redisStore({ client, prefix });
+    await store.take('k', { algorithm: 'token-bucket', limit: 3, windowMs: 1e9 }, 0.1);
+    const tokens = Number(await client.hget(`${prefix}:{k}:tb`, 't'));
+    expect(tokens).toBeGreaterThanOrEqual(3 - 0.1);
+    expect(tokens).toBeLessThan(3 - 0.1 + 1e-5);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * A private `redis-server` for tests and benchmarks: loopback only, a free port in 42000–42999,
+ * no persistence, stopped by pid. Fails loudly when redis-server is not installed.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
+
+const HOST = '127.0.0.1';
+const PORT_LOW = 42000;
+const PORT_HIGH = 42999;
+
+/** A redis-server this process started. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** pid of the running server (changes on {@link RedisServer.restart}). */
+  pid(): number | undefined;
+  /** SIGKILL the server (no goodbye to clients) and wait for it to exit. */
+  kill(): Promise<void>;
+  /** Start a fresh server (empty data and script cache) on the same port. */
+  restart(): Promise<void>;
+  /** SIGTERM the server and wait for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** Throws a clear error unless `redis-server` can be run. */
+export function assertRedisServerInstalled(): void {
+  const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      'redis-server is not installed, so the Redis tests cannot run. Install it (`apt-get install -y redis-server`) or point REDIS_URL at a Redis.',
+    );
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, HOST, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A free loopback port in 42000–42999 (bounded number of tries). */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW + 1));
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`No free port in ${PORT_LOW}–${PORT_HIGH}`);
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: HOST, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(200, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`);
+    if (await ping(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`redis-server on port ${port} did not answer PING within 5 s`);
+}
+
+function launch(port: number): ChildProcess {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    { stdio: 'ignore' },
+  );
+  child.on('error', () => undefined);
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Starts a private redis-server on a free port and waits until it answers. */
+export async function startRedisServer(port?: number): Promise<RedisServer> {
+  assertRedisServerInstalled();
+  const chosen = port ?? (await freePort());
+  let child = launch(chosen);
+  await waitUntilUp(chosen, child);
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      process.kill(child.pid, name);
+      await exited(child);
+    }
+  };
+  return {
+    port: chosen,
+    url: `redis://${HOST}:${chosen}`,
+    pid: () => child.pid,
+    kill: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+    async restart() {
+      await signal('SIGKILL');
+      child = launch(chosen);
+      await waitUntilUp(chosen, child);
+    },
+  };
+}
