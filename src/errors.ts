@@ -157,6 +157,9 @@ export class DeadlineExceededError extends HeadwayError {
       `Call on ${facts.key} cannot finish within its deadline of ${deadlineMs} ms${
         neededMs === undefined ? '' : ` (it would have to wait ${Math.ceil(neededMs)} ms more)`
       }`,
+    );
+  }
+}
 
 /** A store call failed (threw or rejected). `cause` is the store's own error. */
 export class StoreError extends HeadwayError {

@@ -17,6 +17,7 @@ import { keyOptionsFor, resolveClientOptions } from './options.js';
 import { describeRequest, isIdempotent, isReplayable } from './request.js';
 import type { RetryReason } from './retry-policy.js';
 import { classify, isRetryable } from './retry-policy.js';
+import { SharedQuota } from './shared-quota.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
 export interface HeadwayFetch {
@@ -55,7 +56,19 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       lanes.set(key, lane);
       return lane;
     }
-    lane = new KeyLane(key, keyOptionsFor(resolved, key), clock, random);
+    const keyOptions = keyOptionsFor(resolved, key);
+    const shared =
+      resolved.store && keyOptions.rate !== undefined
+        ? new SharedQuota(
+            resolved.store,
+            key,
+            keyOptions.rate,
+            keyOptions.burst ?? Math.max(1, keyOptions.rate),
+            keyOptions.expectedWorkers,
+            clock,
+          )
+        : undefined;
+    lane = new KeyLane(key, keyOptions, clock, random, shared);
     lanes.set(key, lane);
     if (lanes.size > MAX_KEYS) {
       for (const [oldKey, old] of lanes) {

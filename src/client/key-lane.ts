@@ -14,6 +14,7 @@ import type { KeyOptions } from './options.js';
 import type { PacerSnapshot } from './pacer.js';
 import { Pacer } from './pacer.js';
 import { isOutageSignal } from './retry-policy.js';
+import type { SharedQuota } from './shared-quota.js';
 
 /** Why a call is held. */
 export type HoldReason = 'pacing' | 'gate' | 'outage';
@@ -83,12 +84,15 @@ export class KeyLane {
   #admittedNow = 0;
   #admittedBefore = 0;
   readonly #stats = { sent: 0, waitedMs: 0, rateLimited: 0, retries: 0 };
+  readonly #shared: SharedQuota | undefined;
 
-  constructor(key: string, options: KeyOptions, clock: Clock, random: Random) {
+  /** With `shared`, pacing and the gate come from the store; the local pacer only watches. */
+  constructor(key: string, options: KeyOptions, clock: Clock, random: Random, shared?: SharedQuota) {
     this.key = key;
     this.options = options;
     this.#clock = clock;
     this.#random = random;
+    this.#shared = shared;
     this.#pacer = new Pacer(options.rate, options.burst, clock.now());
     this.#budget = newRetryBudget(options.retryBudget, clock.now());
     this.#changed = this.#newChange();
@@ -154,6 +158,7 @@ export class KeyLane {
     if (this.#inFlight >= this.options.maxConcurrent) {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };
     }
+    if (this.#shared) return { ms: 0, reason: 'pacing', probe: false };
     const learned = this.#pacer.snapshot(now);
     if (learned.tokens === null && this.#inFlight >= this.#window) {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };
@@ -184,7 +189,7 @@ export class KeyLane {
   ): Promise<Ticket> {
     if (first && this.#waiting >= this.options.maxQueue)
       throw new QueueFullError(this.key, this.options.maxQueue);
-    if (this.#line.size === 0 && this.#line.pending === 0) {
+    if (!this.#shared && this.#line.size === 0 && this.#line.pending === 0) {
       const now = this.#clock.now();
       const delay = this.#delay(cost, now);
       if (delay.ms <= 0) return this.#grant(cost, delay.probe);
@@ -223,18 +228,49 @@ export class KeyLane {
     check: (waitMs: number, reason: HoldReason) => void,
     hooks: LaneHooks,
   ): Promise<Ticket | typeof STEP_ASIDE> {
+    let reserved = false;
     for (;;) {
       if (signal?.aborted) throw new AbortError(signal.reason);
       const now = this.#clock.now();
       const delay = this.#delay(cost, now);
-      if (this.#higherWaiting(priority)) return STEP_ASIDE;
-      if (delay.ms <= 0) return this.#grant(cost, delay.probe);
+      if (!reserved && this.#higherWaiting(priority)) return STEP_ASIDE;
+      if (delay.ms <= 0) {
+        if (!this.#shared || reserved) return this.#grant(cost, delay.probe);
+        reserved = await this.#waitForShared(this.#shared, cost, signal, check, hooks);
+        continue;
+      }
       check(delay.ms, delay.reason);
       hooks.onHold(delay.reason, delay.ms);
-      const started = now;
       await this.#sleepOrChange(delay.ms, signal);
-      this.addWait(this.#clock.now() - started);
+      this.addWait(this.#clock.now() - now);
     }
+  }
+
+  /**
+   * Waits out the shared gate, then books `cost` units in the shared bucket and waits for them.
+   * Returns true once the units are booked and due; false when the shared gate was closed (ask again).
+   */
+  async #waitForShared(
+    shared: SharedQuota,
+    cost: number,
+    signal: AbortSignal | undefined,
+    check: (waitMs: number, reason: HoldReason) => void,
+    hooks: LaneHooks,
+  ): Promise<boolean> {
+    const started = this.#clock.now();
+    const gate = await shared.gateWait();
+    if (gate > 0) {
+      this.holdGate(gate, 'retry-after');
+      return false;
+    }
+    const wait = await shared.reserve(cost);
+    if (wait > 0) {
+      check(wait, 'pacing');
+      hooks.onHold('pacing', wait);
+      await this.#clock.sleep(wait, signal);
+    }
+    this.addWait(this.#clock.now() - started);
+    return true;
   }
 
   async #sleepOrChange(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -271,6 +307,7 @@ export class KeyLane {
     }
     if (hint !== null && (status === 429 || status === 503 || status === 403)) {
       this.holdGate(hint, 'retry-after');
+      this.#shared?.holdGate(hint);
     } else if (isOutageSignal(status)) {
       this.#outageFailures++;
       const ceiling = exponentialCeiling(this.#outageFailures - 1, this.options.backoff);

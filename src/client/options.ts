@@ -14,8 +14,10 @@ import {
   nonNegativeInteger,
   oneOf,
   positive,
+  positiveInteger,
   withDefaults,
 } from '../core/validate.js';
+import type { RateLimitStore } from '../stores/store.js';
 import type { RequestDescription } from './request.js';
 
 /** The transport: `fetch`'s own signature. */
@@ -45,6 +47,8 @@ export interface KeyOptions {
   timeoutMs?: number;
   /** Whole-call deadline in ms (queue + waits + attempts); unset = none. @default undefined */
   deadlineMs?: number;
+  /** With a `store`: how many processes share the quota; if the store fails, each paces at `rate / expectedWorkers`. @default 1 */
+  expectedWorkers: number;
 }
 
 /** Options of {@link createFetch}. Every field is optional. */
@@ -63,6 +67,11 @@ export interface ClientOptions extends Partial<KeyOptions> {
   clock?: Clock;
   /** Randomness for jitter. @default Math.random */
   random?: Random;
+  /**
+   * Share each key's bucket and gate through a store (e.g. `redisStore` from `headway/redis`), so
+   * many processes pace from one quota. Needs `rate` (per key). @default undefined (local only)
+   */
+  store?: RateLimitStore;
 }
 
 /** Per-call additions to `RequestInit`. */
@@ -88,6 +97,7 @@ export const defaultKeyOptions: KeyOptions = {
   onBudgetExhausted: 'return',
   timeoutMs: undefined,
   deadlineMs: undefined,
+  expectedWorkers: 1,
 };
 
 const batchProfile: Partial<KeyOptions> = { maxRetryAfterMs: 15 * 60_000, retries: 5 };
@@ -99,6 +109,7 @@ export interface ResolvedClientOptions {
   key: ((request: RequestDescription) => string) | undefined;
   policyFor: ((key: string) => Partial<KeyOptions> | undefined) | undefined;
   cost: ((request: RequestDescription) => number) | undefined;
+  store: RateLimitStore | undefined;
   clock: Clock;
   random: Random;
 }
@@ -122,6 +133,7 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
   oneOf(name('onBudgetExhausted'), options.onBudgetExhausted, ['return', 'throw'] as const);
   if (options.timeoutMs !== undefined) positive(name('timeoutMs'), options.timeoutMs);
   if (options.deadlineMs !== undefined) positive(name('deadlineMs'), options.deadlineMs);
+  positiveInteger(name('expectedWorkers'), options.expectedWorkers);
   return options;
 }
 
@@ -129,7 +141,7 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
   const profile = oneOf('profile', options.profile ?? 'default', ['default', 'batch'] as const);
-  const { fetch, key, policyFor, cost, clock, random, profile: _profile, ...keyOptions } = options;
+  const { fetch, key, policyFor, cost, clock, random, store, profile: _profile, ...keyOptions } = options;
   const base = withDefaults(
     withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}),
     keyOptions,
@@ -140,12 +152,33 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (policyFor !== undefined) func('policyFor', policyFor);
   if (cost !== undefined) func('cost', cost);
   if (random !== undefined) func('random', random);
-  return { base, fetch, key, policyFor, cost, clock: clock ?? systemClock, random: random ?? Math.random };
+  if (store !== undefined) {
+    if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
+      invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);
+    }
+    if (base.rate === undefined && policyFor === undefined)
+      invalid('rate', 'set when `store` is given', base.rate);
+  }
+  return {
+    base,
+    fetch,
+    key,
+    policyFor,
+    cost,
+    store,
+    clock: clock ?? systemClock,
+    random: random ?? Math.random,
+  };
 }
 
 /** Options of one key: the client's, overridden by `policyFor(key)`, validated. */
 export function keyOptionsFor(resolved: ResolvedClientOptions, key: string): KeyOptions {
   const overrides = resolved.policyFor?.(key);
-  if (!overrides) return resolved.base;
-  return validateKeyOptions(withDefaults(resolved.base, overrides), `policyFor(${JSON.stringify(key)}).`);
+  const options = overrides
+    ? validateKeyOptions(withDefaults(resolved.base, overrides), `policyFor(${JSON.stringify(key)}).`)
+    : resolved.base;
+  if (resolved.store && options.rate === undefined) {
+    invalid(`policyFor(${JSON.stringify(key)}).rate`, 'set when `store` is given', undefined);
+  }
+  return options;
 }

@@ -186,7 +186,7 @@ describe('createFetch: obeying the server', () => {
       (seen) => {
         tokens = Math.min(5, tokens + ((seen.at - last) * 10) / 1000);
         last = seen.at;
-        if (tokens < 1) return { status: 429, headers: { 'retry-after': '1' } };
+        if (tokens < 1) return { status: 429, headers: { 'retry-after': '1' } as Record<string, string> };
         tokens -= 1;
         return {
           status: 200,
