@@ -17,7 +17,8 @@ export type HeadwayErrorCode =
   | 'HEADWAY_DEADLINE_EXCEEDED'
   | 'HEADWAY_ABORTED'
   | 'HEADWAY_STORE_ERROR'
-  | 'HEADWAY_STORE_TIMEOUT';
+  | 'HEADWAY_STORE_TIMEOUT'
+  | 'HEADWAY_UNSUPPORTED_ALGORITHM';
 
 /** Base class of every Headway error. */
 export class HeadwayError extends Error {
@@ -66,5 +67,44 @@ export class AbortError extends HeadwayError {
   override name = 'AbortError' as const;
   constructor(cause?: unknown) {
     super('HEADWAY_ABORTED', 'The operation was aborted', { cause });
+  }
+}
+
+/** A store call failed (threw or rejected). `cause` is the store's own error. */
+export class StoreError extends HeadwayError {
+  override name = 'StoreError' as const;
+  constructor(
+    readonly key: string,
+    cause: unknown,
+  ) {
+    super('HEADWAY_STORE_ERROR', `The rate-limit store failed for key \`${key}\``, { cause });
+  }
+}
+
+/** A store call did not answer within `storeTimeoutMs`. */
+export class StoreTimeoutError extends HeadwayError {
+  override name = 'StoreTimeoutError' as const;
+  constructor(
+    readonly key: string,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      'HEADWAY_STORE_TIMEOUT',
+      `The rate-limit store did not answer within ${timeoutMs} ms for key \`${key}\`. Raise \`storeTimeoutMs\` or check the store.`,
+    );
+  }
+}
+
+/** An operation the chosen algorithm cannot do (e.g. `reserve` on a window algorithm). */
+export class UnsupportedAlgorithmError extends HeadwayError {
+  override name = 'UnsupportedAlgorithmError' as const;
+  constructor(
+    readonly algorithm: string,
+    readonly operation: string,
+  ) {
+    super(
+      'HEADWAY_UNSUPPORTED_ALGORITHM',
+      `\`${operation}\` is not supported by the \`${algorithm}\` algorithm; use \`token-bucket\` or \`gcra\`.`,
+    );
   }
 }
