@@ -20,5 +20,16 @@ export {
 export type { BucketConfig, BucketState, Reservation, TakeResult } from './core/token-bucket.js';
 export { fullBucket, msUntil, refill, reserve, take } from './core/token-bucket.js';
 export type { HeadwayErrorCode } from './errors.js';
-export { AbortError, HeadwayError, InvalidCostError, InvalidOptionError, isHeadwayError } from './errors.js';
+export {
+  AbortError,
+  HeadwayError,
+  InvalidCostError,
+  InvalidOptionError,
+  isHeadwayError,
+  StoreError,
+  StoreTimeoutError,
+  UnsupportedAlgorithmError,
+} from './errors.js';
 export type { RateLimitDialect, RateLimitPolicy, RateLimitSignal } from './signals/signal.js';
+export { type MemoryStore, type MemoryStoreOptions, memoryStore } from './stores/memory.js';
+export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from './stores/store.js';

@@ -22,7 +22,7 @@ import type { Algorithm, AlgorithmState } from './types.js';
 /** The counts as seen at `now`, rolled over to `now`'s window. */
 function counts(state: AlgorithmState, limit: StoreLimit, now: number): [number, number, number] {
   const start = Math.floor(now / limit.windowMs) * limit.windowMs;
-  if (!state || state.length !== 3) return [start, 0, 0];
+  if (state?.length !== 3) return [start, 0, 0];
   const [stored, current, previous] = state as [number, number, number];
   if (stored === start) return [start, current, previous];
   if (stored === start - limit.windowMs) return [start, 0, current];
