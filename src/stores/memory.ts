@@ -50,6 +50,23 @@ const SWEEP = 2;
 /** Namespace of gate keys, so a gate never collides with a limit of the same key. */
 const GATE = '\u0000gate\u0000';
 
+/**
+ * `[expiresAt, ...state]` as an array literal, so V8 keeps the numbers unboxed in one double array
+ * (a spread would box each number: about 300 instead of about 170 heap bytes per key, key included).
+ */
+function pack(expiresAt: number, state: readonly number[]): number[] {
+  switch (state.length) {
+    case 1:
+      return [expiresAt, state[0]!];
+    case 2:
+      return [expiresAt, state[0]!, state[1]!];
+    case 3:
+      return [expiresAt, state[0]!, state[1]!, state[2]!];
+    default:
+      return [expiresAt].concat(state);
+  }
+}
+
 /** Creates a bounded in-memory store (see the module doc for the eviction rules). */
 export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore {
   const { maxKeys, idleMs, clock } = withDefaults(memoryStoreDefaults, options);
@@ -99,7 +116,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       const now = clock.now();
       const entry = read(key, now);
       const result = algorithms[limit.algorithm].take(entry?.slice(1), limit, now, cost);
-      write(key, [now + result.expiresInMs, ...result.state], now);
+      write(key, pack(now + result.expiresInMs, result.state), now);
       return result.decision;
     },
     async reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }> {
@@ -107,7 +124,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       if (!algorithm.reserve) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
       const now = clock.now();
       const result = algorithm.reserve(read(key, now)?.slice(1), limit, now, cost);
-      write(key, [now + result.expiresInMs, ...result.state], now);
+      write(key, pack(now + result.expiresInMs, result.state), now);
       return { waitMs: result.waitMs };
     },
     async holdGate(key: string, ms: number): Promise<number> {
