@@ -6,6 +6,7 @@ export class Generations<V> {
   #current = new Map<string, V>();
   #previous = new Map<string, V>();
 
+  /** @param generation entries per generation. */
   constructor(readonly generation: number) {}
 
   /** The value of `key`, moved to the current generation when found in the previous one. */
@@ -17,6 +18,7 @@ export class Generations<V> {
     return old;
   }
 
+  /** Sets `key` in the current generation, rotating generations when it is full. */
   set(key: string, value: V): void {
     if (!this.#current.has(key)) {
       this.#previous.delete(key);
@@ -34,6 +36,7 @@ export class Generations<V> {
     yield* this.#current;
   }
 
+  /** Entries held (at most `2 · generation`). */
   get size(): number {
     return this.#current.size + this.#previous.size;
   }

@@ -47,6 +47,7 @@ export class MetricsRecorder {
     this.#refusedAt = new Generations(generation);
   }
 
+  /** Counts one decision for `key` at `now`. */
   record(key: string, kind: MetricKind, now: number): void {
     this.#totals[kind]++;
     let entry = this.#keys.get(key);
@@ -58,10 +59,12 @@ export class MetricsRecorder {
     if (kind !== 'allowed') this.#refusedAt.set(key, now);
   }
 
+  /** Counts one failed or timed-out store call. */
   storeError(): void {
     this.#totals.storeErrors++;
   }
 
+  /** The counters as of `now`. */
   snapshot(now: number): RateLimitMetrics {
     let refusedKeys = 0;
     for (const [, at] of this.#refusedAt.entries()) if (now - at < this.windowMs) refusedKeys++;

@@ -2,16 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { algorithms } from '../../src/server/algorithms/index.js';
 import type { AlgorithmState } from '../../src/server/algorithms/types.js';
-import type { AlgorithmName, StoreLimit } from '../../src/stores/store.js';
-
-/** The documented bound on admitted cost over any closed interval of `t` ms, per algorithm. */
-const bounds: Record<AlgorithmName, (limit: StoreLimit, t: number) => number> = {
-  'token-bucket': ({ limit, windowMs }, t) => limit + (limit * t) / windowMs,
-  gcra: ({ limit, windowMs }, t) => limit + (limit * t) / windowMs,
-  'fixed-window': ({ limit, windowMs }, t) => limit * (Math.ceil(t / windowMs) + 1),
-  'sliding-window-counter': ({ limit, windowMs }, t) => limit * (Math.ceil(t / windowMs) + 1),
-  'sliding-log': ({ limit, windowMs }, t) => limit * (Math.floor(t / windowMs) + 1),
-};
+import type { AlgorithmName } from '../../src/stores/store.js';
+import { bounds } from './bounds.js';
 
 const scenario = fc.record({
   limit: fc.integer({ min: 1, max: 20 }),

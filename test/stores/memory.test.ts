@@ -90,6 +90,15 @@ describe('memoryStore', () => {
     expect(store.size).toBe(0);
   });
 
+  it('forgets every key on clear()', async () => {
+    const store = memoryStore({ clock: new ManualClock() });
+    await store.take('a', bucket, 1);
+    await store.holdGate('a', 1000);
+    store.clear();
+    expect(store.size).toBe(0);
+    expect(await store.gateWait('a')).toBe(0);
+  });
+
   it('validates its options', () => {
     expect(() => memoryStore({ maxKeys: 0 })).toThrow(
       'Expected `maxKeys` to be a positive integer, got `0` (number)',

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
+import { nodeRequest } from '../node-request.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { nodeRequest } from './node.js';
 
 /**
  * Express middleware. The client IP is the socket's (`trustProxy` of the limiter decides about

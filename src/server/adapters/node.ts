@@ -1,20 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { nodeRequest } from '../node-request.js';
 import type { RateLimiter } from '../rate-limit.js';
-import type { LimitRequest } from '../request.js';
-
-/** A light {@link LimitRequest} view over a node `IncomingMessage` (no `Request` is built). */
-export function nodeRequest(req: IncomingMessage): LimitRequest {
-  return {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    headers: {
-      get(name) {
-        const value = req.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    },
-  };
-}
 
 /**
  * Applies the limiter to a node request; resolves `true` when the request may go on (headers set
