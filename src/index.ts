@@ -39,6 +39,11 @@ export {
   QueueFullError,
   RateLimitedError,
   RetryBudgetExhaustedError,
+  StoreError,
+  StoreTimeoutError,
   TimeoutError,
+  UnsupportedAlgorithmError,
 } from './errors.js';
 export type { RateLimitDialect, RateLimitPolicy, RateLimitSignal } from './signals/signal.js';
+export { type MemoryStore, type MemoryStoreOptions, memoryStore } from './stores/memory.js';
+export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from './stores/store.js';

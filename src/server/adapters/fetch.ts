@@ -1,0 +1,36 @@
+import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
+import type { RateLimiter } from '../rate-limit.js';
+import type { ClientInfo } from '../request.js';
+
+/** A fetch-style guard: the refusal `Response`, or `undefined` to go on (then `decorate` the answer). */
+export interface FetchGuard {
+  (request: Request, info?: ClientInfo): Promise<Response | undefined>;
+  /** Sets the rate-limit headers of `request`'s decision on `response`. */
+  decorate(request: Request, response: Response): Response;
+}
+
+/** `const refused = await guard(req); if (refused) return refused; return guard.decorate(req, await app(req));` */
+export function fetchRateLimit(limiter: RateLimiter): FetchGuard {
+  const outcomes = new WeakMap<Request, LimitOutcome>();
+  const guard = async (request: Request, info?: ClientInfo) => {
+    const outcome = await limiter.check(request, info);
+    if (!outcome.allowed) return refusalResponse(outcome);
+    outcomes.set(request, outcome);
+    return undefined;
+  };
+  const decorate = (request: Request, response: Response) => {
+    const outcome = outcomes.get(request);
+    return outcome ? withRateLimitHeaders(response, outcome) : response;
+  };
+  return Object.assign(guard, { decorate });
+}
+
+/** A fetch handler `(request, info?) => Response` with the limiter in front of it. */
+export function withRateLimit(
+  limiter: RateLimiter,
+  handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
+): (request: Request, info?: ClientInfo) => Promise<Response> {
+  const guard = fetchRateLimit(limiter);
+  return async (request, info) =>
+    (await guard(request, info)) ?? guard.decorate(request, await handler(request, info));
+}

@@ -1,0 +1,40 @@
+/**
+ * Fixed window.
+ *
+ * Semantics (mirrored by the Redis store's Lua): windows are aligned to multiples of `windowMs` on
+ * the store clock, `start = floor(now / windowMs) · windowMs`; state `[start, count]`, and a state
+ * from an older window counts as empty.
+ * - allowed iff `count + cost ≤ limit`; a refusal adds nothing;
+ * - `remaining = limit − count`; `resetMs = start + windowMs − now` (the window's end);
+ * - `retryAfterMs = resetMs` when refused (the next window is empty, and `cost ≤ limit`).
+ *
+ * Bound: over any interval of t ms, admitted cost ≤ `limit · (⌈t / windowMs⌉ + 1)`. In particular
+ * **the boundary hole**: `2 · limit` can pass within 1 ms, `limit` at the end of one window and
+ * `limit` at the start of the next. Use a sliding or bucket algorithm where that matters.
+ */
+import { checkCost } from './cost.js';
+import { EPSILON } from './exact-wait.js';
+import type { Algorithm } from './types.js';
+
+/** The fixed-window algorithm. */
+export const fixedWindow: Algorithm = {
+  take(state, limit, now, cost) {
+    checkCost(limit, cost);
+    const start = Math.floor(now / limit.windowMs) * limit.windowMs;
+    const used = state && state.length === 2 && state[0] === start ? state[1]! : 0;
+    const allowed = used + cost <= limit.limit + EPSILON;
+    const count = allowed ? used + cost : used;
+    const resetMs = start + limit.windowMs - now;
+    return {
+      decision: {
+        allowed,
+        limit: limit.limit,
+        remaining: Math.max(0, Math.floor(limit.limit - count + EPSILON)),
+        resetMs,
+        retryAfterMs: allowed ? 0 : resetMs,
+      },
+      state: [start, count],
+      expiresInMs: resetMs,
+    };
+  },
+};

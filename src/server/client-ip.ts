@@ -1,0 +1,17 @@
+import type { ClientInfo, LimitRequest } from './request.js';
+
+/**
+ * The client address, trusting exactly `trustProxy` proxy hops of `X-Forwarded-For`:
+ * the chain is `[...X-Forwarded-For, socket address]`, and the client is the entry `trustProxy`
+ * places left of the socket (clamped to the leftmost). With `trustProxy: 0` (the default) the
+ * header is ignored: anyone can write it, so trusting it lets a client pick its own key.
+ */
+export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: number): string | undefined {
+  if (trustProxy === 0) return info.ip;
+  const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop.length > 0);
+  const chain = info.ip === undefined ? forwarded : [...forwarded, info.ip];
+  return chain[Math.max(0, chain.length - 1 - trustProxy)];
+}

@@ -1,0 +1,20 @@
+import { quotaOf, seconds } from './quota.js';
+import type { HeaderInput, HeaderList } from './types.js';
+
+/**
+ * draft-ietf-httpapi-ratelimit-headers-07: one Dictionary,
+ * `RateLimit: limit=100, remaining=50, reset=5` (reset in delta seconds), plus
+ * `RateLimit-Policy: 100;w=60`.
+ */
+export function draft7Headers({ policy, decision }: HeaderInput): HeaderList {
+  const { q, w } = quotaOf(policy.limit);
+  const headers: HeaderList = [];
+  if (decision) {
+    headers.push([
+      'RateLimit',
+      `limit=${decision.limit}, remaining=${decision.remaining}, reset=${seconds(decision.resetMs)}`,
+    ]);
+  }
+  headers.push(['RateLimit-Policy', `${q};w=${w}`]);
+  return headers;
+}

@@ -1,0 +1,130 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Clock, systemClock } from '../core/clock.js';
+import { nonNegative, positive } from '../core/validate.js';
+import type { AlgorithmName } from '../stores/store.js';
+import { limitNodeRequest } from './adapters/node.js';
+import type { HeaderDialect } from './headers/types.js';
+import type { RateLimitMetrics } from './metrics.js';
+import type { RateLimitOptions } from './options.js';
+import type { Policy } from './policy.js';
+import { rateLimit } from './rate-limit.js';
+
+/** Options of {@link startServer} (and the `headway serve` flags). */
+export interface ServeOptions {
+  /** Port; 0 picks a free one. @default 0 */
+  port: number;
+  /** Interface to bind. @default '127.0.0.1' */
+  host: string;
+  /** Sustained requests per second (bucket algorithms), or the rate a window's limit derives from. @default 10 */
+  rate: number;
+  /** Burst (bucket algorithms) or requests per window (window algorithms). @default max(1, rate) or rate·window */
+  burst: number | undefined;
+  /** Window length for the window algorithms, in ms. @default 1_000 */
+  windowMs: number;
+  /** @default 'token-bucket' */
+  algorithm: AlgorithmName;
+  /** @default 'ietf' */
+  headers: HeaderDialect;
+  /** Added delay before each admitted answer, in ms. @default 0 */
+  latencyMs: number;
+  /** Outage injection: answer 503 without `Retry-After` for the first N ms. @default 0 */
+  failForMs: number;
+  /** The `Date` header (and epoch resets) lie by this much, in ms. @default 0 */
+  clockSkewMs: number;
+  /** @default 'enforce' */
+  mode: 'enforce' | 'observe';
+  /** Key requests by this header's value (else the limiter's default key). @default undefined */
+  keyHeader: string | undefined;
+  /** The server's clock (tests pass a `ManualClock`). @default systemClock */
+  clock: Clock;
+  /** Any other limiter option (store, retryAfterMsHeader, trustProxy, …). @default {} */
+  limiter: Partial<RateLimitOptions>;
+}
+
+/** A running reference server. */
+export interface RunningServer {
+  /** `http://host:port`. */
+  url: string;
+  port: number;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+  metrics(): RateLimitMetrics;
+}
+
+/** Defaults of {@link ServeOptions}. */
+export const serveDefaults: ServeOptions = {
+  port: 0,
+  host: '127.0.0.1',
+  rate: 10,
+  burst: undefined,
+  windowMs: 1_000,
+  algorithm: 'token-bucket',
+  headers: 'ietf',
+  latencyMs: 0,
+  failForMs: 0,
+  clockSkewMs: 0,
+  mode: 'enforce',
+  keyHeader: undefined,
+  clock: systemClock,
+  limiter: {},
+};
+
+/** The serve policy: `{ rate, burst }` for bucket algorithms, `{ limit, windowMs }` for window ones. */
+export function servePolicy(o: Pick<ServeOptions, 'rate' | 'burst' | 'windowMs' | 'algorithm'>): Policy {
+  if (o.algorithm === 'token-bucket' || o.algorithm === 'gcra') return { rate: o.rate, burst: o.burst };
+  return { limit: o.burst ?? Math.max(1, Math.round((o.rate * o.windowMs) / 1000)), windowMs: o.windowMs };
+}
+
+/** Starts the reference server (what `headway serve` runs): a 200 JSON echo behind `rateLimit`. */
+export async function startServer(options?: Partial<ServeOptions>): Promise<RunningServer> {
+  const o: ServeOptions = { ...serveDefaults };
+  for (const [name, value] of Object.entries(options ?? {}))
+    if (value !== undefined) Object.assign(o, { [name]: value });
+  nonNegative('port', o.port);
+  positive('rate', o.rate);
+  for (const name of ['latencyMs', 'failForMs'] as const) nonNegative(name, o[name]);
+  const { clock, clockSkewMs } = o;
+  const skewed: Clock = {
+    now: () => clock.now(),
+    wallNow: () => clock.wallNow() + clockSkewMs,
+    sleep: (ms, s) => clock.sleep(ms, s),
+  };
+  const header = o.keyHeader?.toLowerCase();
+  const limiter = rateLimit({
+    algorithm: o.algorithm,
+    headers: o.headers,
+    mode: o.mode,
+    policy: servePolicy(o),
+    clock: skewed,
+    ...(header ? { key: (request, info) => request.headers.get(header) ?? `ip:${info.ip}` } : {}),
+    ...o.limiter,
+  });
+  const startedAt = clock.now();
+  const server = createServer(async (req, res) => {
+    res.setHeader('Date', new Date(skewed.wallNow()).toUTCString());
+    if (clock.now() - startedAt < o.failForMs) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
+      return;
+    }
+    if (!(await limitNodeRequest(limiter, req, res))) return;
+    if (o.latencyMs > 0) await clock.sleep(o.latencyMs);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    metrics: () => limiter.metrics(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
