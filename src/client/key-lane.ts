@@ -45,6 +45,7 @@ const STEP_ASIDE = Symbol('step aside');
 /** What {@link KeyLane.acquire} hands back: permission to send one attempt. */
 export interface Ticket {
   mark: number;
+  cost: number;
   /** This attempt is the one probe of an outage. */
   probe: boolean;
 }
@@ -80,9 +81,6 @@ export class KeyLane {
   #priorities = new Map<number, number>();
   #wake: () => void = () => {};
   #changed: Promise<void>;
-  #admittedSecond = 0;
-  #admittedNow = 0;
-  #admittedBefore = 0;
   readonly #stats = { sent: 0, waitedMs: 0, rateLimited: 0, retries: 0 };
   readonly #shared: SharedQuota | undefined;
 
@@ -163,7 +161,7 @@ export class KeyLane {
     if (learned.tokens === null && this.#inFlight >= this.#window) {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };
     }
-    return { ms: this.#pacer.delayFor(cost, now, this.#inFlight), reason: 'pacing', probe: false };
+    return { ms: this.#pacer.delayFor(cost, now), reason: 'pacing', probe: false };
   }
 
   #grant(cost: number, probe: boolean): Ticket {
@@ -171,7 +169,7 @@ export class KeyLane {
     const mark = this.#pacer.consume(cost, this.#clock.now());
     this.#inFlight++;
     this.#stats.sent++;
-    return { mark, probe };
+    return { mark, cost, probe };
   }
 
   /**
@@ -297,13 +295,14 @@ export class KeyLane {
   settle(ticket: Ticket, status: number, signal: RateLimitSignal | null): void {
     const now = this.#clock.now();
     this.#inFlight--;
+    this.#pacer.release(ticket.cost);
     if (ticket.probe) this.#probing = false;
     if (signal) this.#pacer.observe(ticket.mark, signal, status, now);
     const hint = signal?.retryAfterMs ?? null;
     if (status === 429) {
       this.#stats.rateLimited++;
       this.#window = Math.max(1, Math.floor(this.#window / 2));
-      if (signal && signal.remaining === null) this.#pacer.cut(this.#admittedPerSecond(now), now);
+      if (signal && signal.remaining === null) this.#pacer.cut(now);
     }
     if (hint !== null && (status === 429 || status === 503 || status === 403)) {
       this.holdGate(hint, 'retry-after');
@@ -316,31 +315,9 @@ export class KeyLane {
       this.#outageFailures = 0;
       if (this.#gateReason === 'outage') this.#gateUntil = Math.min(this.#gateUntil, now);
       this.#window++;
-      this.#countAdmitted(now);
       if (signal && signal.remaining === null) this.#pacer.recover(now);
     }
     this.#notify();
-  }
-
-  /** Counts successes in whole seconds (this one and the one before), in O(1) memory. */
-  #countAdmitted(now: number): void {
-    this.#rollAdmitted(now);
-    this.#admittedNow++;
-  }
-
-  #rollAdmitted(now: number): void {
-    const second = Math.floor(now / 1000);
-    if (second === this.#admittedSecond) return;
-    this.#admittedBefore = second === this.#admittedSecond + 1 ? this.#admittedNow : 0;
-    this.#admittedNow = 0;
-    this.#admittedSecond = second;
-  }
-
-  /** Successes over the last second, the previous second weighted by how much of it is still inside. */
-  #admittedPerSecond(now: number): number {
-    this.#rollAdmitted(now);
-    const into = (now % 1000) / 1000;
-    return this.#admittedBefore * (1 - into) + this.#admittedNow;
   }
 
   stats(): KeyStats {

@@ -11,9 +11,13 @@
  *    `limit / reset` would pace 10× too slow.
  * 4. `aimd`: no counters at all; a 429 halves the rate, clean time adds back slowly.
  *
- * Every response with `remaining` re-syncs the bucket to `remaining − sent since`, so requests
- * still in flight are counted. While learning, a small margin of tokens is kept in reserve so that
- * the server's bucket is never driven to zero by estimation noise.
+ * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
+ * `remaining − units still in flight`: requests in flight may or may not have been counted by the
+ * server, and assuming they were not is the safe side.
+ *
+ * A cushion of tokens is always kept unused — one when configured, two while learning — so the
+ * server's bucket never runs dry: requests that cross the network with different delays arrive
+ * closer together than they were sent, and a server bucket at zero would refuse the early one.
  */
 import type { RateLimitSignal } from '../signals/signal.js';
 
@@ -32,10 +36,11 @@ export interface PacerSnapshot {
 }
 
 const EPSILON = 1e-9;
-/** Tokens kept in reserve while the rate is learned (not configured). */
-const LEARNING_MARGIN = 2;
+/** Tokens kept unused while the rate is learned, and when it is configured (the cushion). */
+const LEARNING_CUSHION = 2;
+const CONFIGURED_CUSHION = 1;
 /** Shortest span between two readings of `remaining` that may yield a rate estimate. */
-const MIN_ESTIMATE_SPAN_MS = 40;
+const MIN_ESTIMATE_SPAN_MS = 20;
 
 interface Reading {
   at: number;
@@ -55,11 +60,17 @@ export class Pacer {
   #holdUntil = 0;
   /** Cumulative cost sent. */
   #sent = 0;
+  /** Cost sent and not yet answered. */
+  #inFlight = 0;
   /** `sent` mark of the newest response used to sync. */
   #syncedMark = -1;
   #anchor: Reading | null = null;
   #lastCut = 0;
   #recoveryPerSecond = 1;
+  /** Successes that a full bucket let through from a cold start (servers without counters). */
+  #coldBurst: number | null = null;
+  #episodeStart: number | null = null;
+  #episodeSuccesses = 0;
   #maxRemainingSeen = -1;
 
   constructor(rate: number | undefined, burst: number | undefined, now: number) {
@@ -87,15 +98,15 @@ export class Pacer {
    * ms to wait before `cost` may be sent: 0 to go now, `Infinity` to wait for the next response
    * (nothing else will tell when a unit is back).
    */
-  delayFor(cost: number, now: number, inFlight: number): number {
+  delayFor(cost: number, now: number): number {
     if (this.#holdUntil > now) return this.#holdUntil - now;
     const tokens = this.#current(now);
     if (tokens === null) return 0;
-    const learning = this.#source !== 'configured' && inFlight > 0;
-    const need = Math.min(cost + (learning ? LEARNING_MARGIN : 0), Math.max(cost, this.#burst ?? cost));
+    const cushion = this.#source === 'configured' ? CONFIGURED_CUSHION : LEARNING_CUSHION;
+    const need = cost + Math.max(0, Math.min(cushion, (this.#burst ?? cost) - cost));
     if (tokens >= need - EPSILON) return 0;
     if (this.#rate !== null && this.#rate > 0) return Math.ceil(((need - tokens) * 1000) / this.#rate);
-    return inFlight > 0 ? Number.POSITIVE_INFINITY : 0;
+    return this.#inFlight > 0 ? Number.POSITIVE_INFINITY : 0;
   }
 
   /** Books `cost` units at `now`; returns the mark of this send. */
@@ -106,7 +117,14 @@ export class Pacer {
       this.#updatedAt = Math.max(this.#updatedAt, now);
     }
     this.#sent += cost;
+    this.#inFlight += cost;
+    this.#episodeStart ??= now;
     return this.#sent;
+  }
+
+  /** The send of `cost` units got its answer (or failed). Call before {@link Pacer.observe}. */
+  release(cost: number): void {
+    this.#inFlight = Math.max(0, this.#inFlight - cost);
   }
 
   /**
@@ -146,9 +164,13 @@ export class Pacer {
     }
     if (mark <= this.#syncedMark) return;
     this.#syncedMark = mark;
-    const mirrored = remaining - (this.#sent - mark);
     const current = this.#current(now);
-    this.#tokens = this.#source === 'configured' && current !== null ? Math.min(current, mirrored) : mirrored;
+    if (this.#source === 'configured' && current !== null) {
+      // `remaining` is floored: the server holds up to one unit more. Only correct downwards.
+      this.#tokens = Math.min(current, remaining + 1 - EPSILON - this.#inFlight);
+    } else {
+      this.#tokens = remaining - this.#inFlight;
+    }
     this.#updatedAt = Math.max(this.#updatedAt, now);
     if (remaining === 0 && status < 300 && this.#rate === null && signal.resetInMs !== null) {
       // Nothing left and no rate known: the reset is the only statement of when units come back.
@@ -172,25 +194,42 @@ export class Pacer {
     this.#source = 'estimate';
   }
 
-  /** A 429 with no counters to learn from: halve the rate (or start from what got through). */
-  cut(admittedPerSecond: number, now: number): void {
+  /**
+   * A 429 from a server that sends no counters. Episodes run from the first send after a refusal
+   * to the next refusal. The first episode from a cold start measures the burst B (everything the
+   * full bucket let through); a later one, which starts after a gate long enough to refill the
+   * bucket, measures the rate: (successes − B) / its length. Without a measurement, the rate halves.
+   */
+  cut(now: number): void {
     if (this.#source === 'configured' || this.#source === 'policy' || this.#source === 'estimate') return;
-    const next = this.#rate === null ? admittedPerSecond : this.#rate / 2;
-    this.#rate = Math.max(1, next);
-    this.#burst = Math.max(1, Math.min(this.#burst ?? this.#rate, this.#rate));
-    this.#tokens ??= 0;
+    const successes = this.#episodeSuccesses;
+    const span = this.#episodeStart === null ? 0 : now - this.#episodeStart;
+    this.#episodeSuccesses = 0;
+    this.#episodeStart = null;
+    if (this.#coldBurst === null) {
+      this.#coldBurst = Math.max(1, successes);
+      return; // the next episode measures the rate
+    }
+    const refilled = successes - this.#coldBurst;
+    const measured = refilled > 0 && span >= MIN_ESTIMATE_SPAN_MS ? (refilled * 1000) / span : null;
+    const next = measured ?? (this.#rate === null ? Math.max(1, successes) : this.#rate / 2);
+    this.#rate = Math.max(0.1, next);
+    this.#burst = Math.max(1, this.#coldBurst);
+    this.#tokens = 0;
+    this.#updatedAt = now;
     this.#source = 'aimd';
     this.#lastCut = now;
-    this.#recoveryPerSecond = Math.max(1, this.#rate * 0.1);
+    // Additive recovery: a twentieth of the rate per second of clean traffic.
+    this.#recoveryPerSecond = this.#rate / 20;
   }
 
-  /** A success with no counters: an AIMD rate recovers additively, per second since the last cut. */
+  /** A success with no counters: counts toward the episode; an AIMD rate recovers additively. */
   recover(now: number): void {
+    this.#episodeSuccesses++;
     if (this.#source !== 'aimd' || this.#rate === null) return;
     const seconds = (now - this.#lastCut) / 1000;
     if (seconds <= 0) return;
     this.#rate += this.#recoveryPerSecond * seconds;
-    this.#burst = Math.max(this.#burst ?? 1, Math.min(this.#rate, (this.#burst ?? 1) + seconds));
     this.#lastCut = now;
   }
 
