@@ -21,4 +21,7 @@ export type { BucketConfig, BucketState, Reservation, TakeResult } from './core/
 export { fullBucket, msUntil, refill, reserve, take } from './core/token-bucket.js';
 export type { HeadwayErrorCode } from './errors.js';
 export { AbortError, HeadwayError, InvalidCostError, InvalidOptionError, isHeadwayError } from './errors.js';
+export type { HeaderRecord, HeaderSource } from './signals/fields.js';
+export type { RateLimitResponse, ReadRateLimitOptions } from './signals/read-rate-limit.js';
+export { readRateLimit } from './signals/read-rate-limit.js';
 export type { RateLimitDialect, RateLimitPolicy, RateLimitSignal } from './signals/signal.js';

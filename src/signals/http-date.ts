@@ -1,0 +1,90 @@
+/**
+ * HTTP-date (RFC 9110 §5.6.7), strictly: the preferred IMF-fixdate and the two obsolete forms
+ * recipients must still accept, RFC 850 and asctime. Always UTC. Built on `Date.UTC` over captured
+ * fields, never on `Date.parse`, which accepts almost anything (`Date.parse('1.5')` is a date).
+ */
+
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+
+/** `Sun, 06 Nov 1994 08:49:37 GMT` */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+/** `Sunday, 06-Nov-94 08:49:37 GMT` */
+const RFC_850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+/** `Sun Nov  6 08:49:37 1994` */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
+
+/** A day name as it opens an IMF-fixdate or RFC 850 date, before the comma. */
+const DAY_NAME = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
+
+import { splitMembers } from './fields.js';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * Epoch ms of a UTC calendar time, or `null` when a field is out of range (month 1–12, a day that
+ * the month has, hour ≤ 23, minute ≤ 59, second ≤ 60 for a leap second).
+ */
+export function utcMs(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | null {
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
+  const midnight = new Date(Date.UTC(2000, month - 1, day));
+  midnight.setUTCFullYear(year); // Date.UTC maps years 0–99 to 1900–1999; this does not.
+  if (midnight.getUTCDate() !== day) return null; // 31 Apr, 29 Feb 2023 …
+  const ms = midnight.getTime() + ((hour * 60 + minute) * 60 + second) * 1000;
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * RFC 850 two-digit year: a year more than 50 years in the future is the most recent past year
+ * with the same last two digits (RFC 9110 §5.6.7), counted from `nowMs`.
+ */
+function fullYear(twoDigits: number, nowMs: number): number {
+  const nowYear = new Date(Number.isFinite(nowMs) ? nowMs : 0).getUTCFullYear();
+  let year = nowYear - (nowYear % 100) + twoDigits;
+  if (year > nowYear + 50) year -= 100;
+  else if (year <= nowYear - 50) year += 100;
+  return year;
+}
+
+function month(name: string | undefined): number {
+  return MONTHS.indexOf(name ?? '') + 1;
+}
+
+/**
+ * Parses an HTTP-date in any of its three forms into epoch ms; `null` when `text` is not exactly
+ * one. `nowMs` resolves RFC 850's two-digit years. Case-sensitive, as RFC 9110 says.
+ */
+export function parseHttpDate(text: string, nowMs: number): number | null {
+  if (text.length > 40) return null;
+  let m = IMF_FIXDATE.exec(text);
+  if (m) return utcMs(+m[4]!, month(m[3]), +m[2]!, +m[5]!, +m[6]!, +m[7]!);
+  m = RFC_850.exec(text);
+  if (m) return utcMs(fullYear(+m[4]!, nowMs), month(m[3]), +m[2]!, +m[5]!, +m[6]!, +m[7]!);
+  m = ASCTIME.exec(text);
+  if (m) return utcMs(+m[7]!, month(m[2]), +m[3]!.trim(), +m[4]!, +m[5]!, +m[6]!);
+  return null;
+}
+
+/**
+ * Splits a joined field value on commas (rule 3), gluing a day name back to the rest of its
+ * date: an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and an RFC 850 date contain a comma.
+ */
+export function splitKeepingDates(text: string): string[] {
+  const raw = splitMembers(text);
+  const members: string[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const member = raw[i]!;
+    if (DAY_NAME.test(member) && i + 1 < raw.length) members.push(`${member}, ${raw[++i]}`);
+    else members.push(member);
+  }
+  return members;
+}
