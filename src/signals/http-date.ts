@@ -19,7 +19,7 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
 /** A day name as it opens an IMF-fixdate or RFC 850 date, before the comma. */
 const DAY_NAME = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/;
 
-import { splitMembers } from './fields.js';
+import { trimOws } from './fields.js';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -79,12 +79,15 @@ export function parseHttpDate(text: string, nowMs: number): number | null {
  * date: an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and an RFC 850 date contain a comma.
  */
 export function splitKeepingDates(text: string): string[] {
-  const raw = splitMembers(text);
+  const raw = text.split(',');
   const members: string[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const member = raw[i]!;
-    if (DAY_NAME.test(member) && i + 1 < raw.length) members.push(`${member}, ${raw[++i]}`);
-    else members.push(member);
+    const member = trimOws(raw[i]!);
+    const next = raw[i + 1];
+    if (next !== undefined && DAY_NAME.test(member)) {
+      members.push(trimOws(`${member},${next}`));
+      i++;
+    } else members.push(member);
   }
   return members;
 }
