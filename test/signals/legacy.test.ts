@@ -130,7 +130,7 @@ describe('rule 8: older drafts and the X-RateLimit family', () => {
     ],
     [
       'X-RateLimit reset in epoch ms',
-      { 'X-RateLimit-Reset': epochSeconds(5) + '000' },
+      { 'X-RateLimit-Reset': `${epochSeconds(5)}000` },
       'x-ratelimit',
       [w({ resetInMs: 5_000 })],
     ],
