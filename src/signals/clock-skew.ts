@@ -6,6 +6,9 @@
  * shortens or stretches the wait.
  */
 
+import { trimOws } from './fields.js';
+import { parseHttpDate } from './http-date.js';
+
 /** The two clocks a response is read against. */
 export interface TimeBase {
   /** Epoch ms on the client's clock when the response arrived. */
@@ -17,4 +20,25 @@ export interface TimeBase {
 /** ms from the server's "now" until `epochMs`, never negative. */
 export function delayUntil(epochMs: number, time: TimeBase): number {
   return Math.max(0, epochMs - time.serverNow);
+}
+
+/**
+ * The {@link TimeBase} of one response. Its `Date` field is parsed only when an absolute time
+ * needs it, so responses that speak in deltas (IETF, OpenAI, draft-6) never pay for it.
+ */
+export class ResponseTime implements TimeBase {
+  #serverNow: number | undefined;
+
+  constructor(
+    readonly receivedAt: number,
+    private readonly date: string | null,
+  ) {}
+
+  get serverNow(): number {
+    if (this.#serverNow === undefined) {
+      const date = this.date === null ? null : parseHttpDate(trimOws(this.date), this.receivedAt);
+      this.#serverNow = date ?? this.receivedAt;
+    }
+    return this.#serverNow;
+  }
 }

@@ -121,7 +121,7 @@ export function trimOws(text: string): string {
 
 /** Splits a joined field value on commas and trims each member. Linear in the length. */
 export function splitMembers(text: string): string[] {
-  return text.split(',').map(trimOws);
+  return text.includes(',') ? text.split(',').map(trimOws) : [trimOws(text)];
 }
 
 /** Largest of all members read by `parse`, or `null` unless every member is valid (rule 3). */

@@ -35,12 +35,20 @@ export function utcMs(
   minute: number,
   second: number,
 ): number | null {
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60) return null;
-  const midnight = new Date(Date.UTC(2000, month - 1, day));
-  midnight.setUTCFullYear(year); // Date.UTC maps years 0–99 to 1900–1999; this does not.
-  if (midnight.getUTCDate() !== day) return null; // 31 Apr, 29 Feb 2023 …
-  const ms = midnight.getTime() + ((hour * 60 + minute) * 60 + second) * 1000;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  let ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC maps years 0–99 to 1900–1999: shift those back by whole 400-year cycles.
+  if (year < 100) ms = Date.UTC(year + 400, month - 1, day, hour, minute, second) - 146_097 * 86_400_000;
   return Number.isFinite(ms) ? ms : null;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in `month` (1–12) of `year`, Gregorian. */
+function daysIn(year: number, month: number): number {
+  if (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) return 29;
+  return DAYS_IN_MONTH[month - 1]!;
 }
 
 /**

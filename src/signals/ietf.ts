@@ -45,6 +45,7 @@ interface NamedItem {
 
 /** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
 function namedItems(value: string | null): NamedItem[] | null {
+  if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
   const list = safeParseList(value);
   if (list === null) return null;
   const items: NamedItem[] = [];

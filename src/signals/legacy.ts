@@ -11,7 +11,7 @@
  *   delta seconds, epoch seconds or epoch ms (rule 6) → dialect `x-ratelimit`. GitHub's
  *   `x-ratelimit-resource` names the window.
  */
-import type { BareItem } from 'structured-headers';
+import type { BareItem, Dictionary } from 'structured-headers';
 import type { TimeBase } from './clock-skew.js';
 import type { Counters } from './counters.js';
 import { clampPair, counterWindow, largestReset, smallestCount } from './counters.js';
@@ -142,33 +142,33 @@ export function readDraft6(fields: Fields, time: TimeBase): RateLimitPolicy[] {
 export function readDraft7(fields: Fields, time: TimeBase): RateLimitPolicy[] {
   const dictionary = safeParseDictionary(fields.get('ratelimit'));
   const policies = quotaPolicies(fields.get('ratelimit-policy')) ?? [];
-  const member = (key: string): number | null => {
-    const value = dictionary?.get(key);
-    const item = value === undefined ? null : asItem(value);
-    return item === null ? null : flooredNumber(item[0]);
+  const reset = dictionaryNumber(dictionary, 'reset');
+  const whole = reset === null ? 0 : Math.floor(reset);
+  const counters = {
+    limit: flooredNumber(dictionaryNumber(dictionary, 'limit') ?? undefined),
+    remaining: flooredNumber(dictionaryNumber(dictionary, 'remaining') ?? undefined),
+    resetInMs: reset === null ? null : numericResetMs(whole, Math.round((reset - whole) * 1000), time),
   };
-  const reset = (): number | null => {
-    const value = dictionary?.get('reset');
-    const item = value === undefined ? null : asItem(value);
-    if (item === null || typeof item[0] !== 'number' || !Number.isFinite(item[0])) return null;
-    const whole = Math.floor(item[0]);
-    return numericResetMs(whole, Math.round((item[0] - whole) * 1000), time);
-  };
-  const counters = { limit: member('limit'), remaining: member('remaining'), resetInMs: reset() };
   if (counters.limit === null && counters.remaining === null && counters.resetInMs === null) {
     // A lone `RateLimit-Policy: 100;w=60` is draft-07's, unless draft-6 counters will claim it.
-    const draft6 = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].some(
-      (n) => fields.get(n) !== null,
-    );
-    return draft6 ? [] : extraWindows(policies);
+    return DRAFT_6_FIELDS.some((n) => fields.get(n) !== null) ? [] : extraWindows(policies);
   }
   return withPolicies(counters, null, policies, LEGACY_WINDOW_NAME);
 }
 
+const DRAFT_6_FIELDS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
+
+/** The number of a Dictionary member that is an Item holding a number, else `null`. */
+function dictionaryNumber(dictionary: Dictionary | null, key: string): number | null {
+  const member = dictionary?.get(key);
+  const item = member === undefined ? null : asItem(member);
+  return item !== null && typeof item[0] === 'number' && Number.isFinite(item[0]) ? item[0] : null;
+}
+
 /** The two spellings of one family, joined as if they were field lines of one field. */
-function either(fields: Fields, suffix: string): string | null {
-  const a = fields.get(`x-ratelimit-${suffix}`);
-  const b = fields.get(`x-rate-limit-${suffix}`);
+function either(fields: Fields, name: string, alias: string): string | null {
+  const a = fields.get(name);
+  const b = fields.get(alias);
   return a === null ? b : b === null ? a : `${a}, ${b}`;
 }
 
@@ -181,9 +181,9 @@ function resourceName(fields: Fields): string {
 
 /** `X-RateLimit-*` / `X-Rate-Limit-*` (GitHub, Twitter/X, most APIs) → dialect `x-ratelimit`. */
 export function readXRateLimit(fields: Fields, time: TimeBase): RateLimitPolicy[] {
-  const limit = either(fields, 'limit');
-  const remaining = either(fields, 'remaining');
-  const reset = either(fields, 'reset');
+  const limit = either(fields, 'x-ratelimit-limit', 'x-rate-limit-limit');
+  const remaining = either(fields, 'x-ratelimit-remaining', 'x-rate-limit-remaining');
+  const reset = either(fields, 'x-ratelimit-reset', 'x-rate-limit-reset');
   if (limit === null && remaining === null && reset === null) return [];
   return readTriple(limit, remaining, reset, null, time, resourceName(fields));
 }

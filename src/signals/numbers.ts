@@ -2,31 +2,39 @@
  * Strict numbers and times as rate-limit headers write them: decimal numbers, Go durations
  * (OpenAI), RFC 3339 timestamps (Anthropic), and resets whose meaning is unknown (rule 6).
  *
- * Every parser matches a regular expression first and converts only captured digits, so
- * `Number('0x10')`, `Number('1e3')`, `Number('')` and friends never decide anything. Every
- * expression is anchored and free of nested quantifiers: linear time on any input.
+ * Every parser checks the exact syntax first (an anchored regular expression, or a scan over the
+ * characters for counters) and converts only the digits it captured, so `Number('0x10')`,
+ * `Number('1e3')`, `Number('')` and friends never decide anything. No expression has nested
+ * quantifiers: linear time on any input.
  */
 import type { TimeBase } from './clock-skew.js';
 import { delayUntil } from './clock-skew.js';
 import { parseHttpDate, utcMs } from './http-date.js';
 
-/** `-?\d+(\.\d+)?`, with at most 20 digits either side (no counter or reset needs more). */
-const DECIMAL = /^(-?)(\d{1,20})(?:\.(\d{1,20}))?$/;
-
-/** A decimal number of `text` (already trimmed), or `null` for anything else. */
-export function parseDecimal(text: string): number | null {
-  const m = DECIMAL.exec(text);
-  if (!m) return null;
-  const value = Number(m[3] === undefined ? m[2] : `${m[2]}.${m[3]}`);
-  if (!Number.isFinite(value)) return null;
-  return m[1] === '-' ? -value : value;
-}
-
-/** A counter (rule 9): a decimal number, floored. May be negative; the caller clamps. */
+/**
+ * A counter (rule 9): `-?\d+(\.\d+)?`, floored. May be negative; the caller clamps. One scan
+ * over the characters, no regular expression: counters are read on every response.
+ */
 export function parseCount(text: string): number | null {
-  const value = parseDecimal(text);
-  if (value === null) return null;
-  const floored = Math.floor(value) + 0; // + 0 turns -0 into 0
+  const end = text.length;
+  let pos = text.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
+  const negative = pos === 1;
+  const digitsStart = pos;
+  let whole = 0;
+  for (let c = text.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++pos)) {
+    whole = whole * 10 + (c - 0x30);
+  }
+  if (pos === digitsStart || pos - digitsStart > 20) return null;
+  let fraction = false; // a non-zero digit after the point
+  if (pos < end) {
+    if (text.charCodeAt(pos) !== 0x2e /* . */) return null;
+    const fractionStart = ++pos;
+    for (let c = text.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++pos)) {
+      if (c !== 0x30) fraction = true;
+    }
+    if (pos === fractionStart || pos - fractionStart > 20 || pos < end) return null;
+  }
+  const floored = negative ? -whole - (fraction ? 1 : 0) + 0 : whole; // + 0 turns -0 into 0
   return Number.isSafeInteger(floored) ? floored : null;
 }
 
@@ -125,6 +133,6 @@ export function parseResetMs(text: string, time: TimeBase): number | null {
   if (m) return numericResetMs(+m[1]!, fractionToMs(m[2] ?? ''), time);
   const duration = parseGoDuration(text);
   if (duration !== null) return duration;
-  const at = parseRfc3339(text) ?? parseHttpDate(text, time.serverNow);
+  const at = parseRfc3339(text) ?? parseHttpDate(text, time.receivedAt);
   return at === null ? null : delayUntil(at, time);
 }

@@ -28,9 +28,9 @@
 
 import { systemClock } from '../core/clock.js';
 import type { TimeBase } from './clock-skew.js';
+import { ResponseTime } from './clock-skew.js';
 import type { Fields, HeaderSource } from './fields.js';
 import { readFields, trimOws } from './fields.js';
-import { parseHttpDate } from './http-date.js';
 import { DEFAULT_UNIT, readIetf } from './ietf.js';
 import { readDraft6, readDraft7, readXRateLimit } from './legacy.js';
 import { parseRetryAfter, parseRetryAfterMs } from './retry-after.js';
@@ -113,9 +113,7 @@ function exhaustedReset(policies: readonly RateLimitPolicy[]): number | null {
 
 function read(response: RateLimitResponse, receivedAt: number): RateLimitSignal {
   const fields = readFields(response.headers);
-  const date = fields.get('date');
-  const serverDate = date === null ? null : parseHttpDate(trimOws(date), receivedAt);
-  const time: TimeBase = { receivedAt, serverNow: serverDate ?? receivedAt };
+  const time: TimeBase = new ResponseTime(receivedAt, fields.get('date'));
   const cached = fromCache(fields);
 
   let dialect: RateLimitDialect = 'none';

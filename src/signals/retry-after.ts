@@ -20,7 +20,7 @@ const DECIMAL_SECONDS = /^(\d{1,20})\.(\d{1,20})$/;
 function retryAfterMember(text: string, time: TimeBase): number | null {
   const m = DELAY_SECONDS.exec(text) ?? DECIMAL_SECONDS.exec(text);
   if (m) return secondsToMs(m[1]!, m[2]);
-  const at = parseHttpDate(text, time.serverNow);
+  const at = parseHttpDate(text, time.receivedAt);
   return at === null ? null : delayUntil(at, time);
 }
 

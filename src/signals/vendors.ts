@@ -19,44 +19,42 @@ import { trimOws } from './fields.js';
 import { DEFAULT_UNIT } from './ietf.js';
 import type { RateLimitPolicy } from './signal.js';
 
-/** One window per unit whose `limit`/`remaining`/`reset` fields are named by `field`. */
-function unitWindows(
-  fields: Fields,
-  time: TimeBase,
-  units: readonly string[],
-  field: (unit: string, counter: 'limit' | 'remaining' | 'reset') => string,
-): RateLimitPolicy[] {
+type CounterNames = readonly [unit: string, limit: string, remaining: string, reset: string];
+
+/** One window per unit, read from the field names of each unit. */
+function unitWindows(fields: Fields, time: TimeBase, units: readonly CounterNames[]): RateLimitPolicy[] {
   const windows: RateLimitPolicy[] = [];
-  for (const unit of units) {
+  for (const [unit, limit, remaining, reset] of units) {
     const window = counterWindow(unit, unit, {
-      limit: smallestCount(fields.get(field(unit, 'limit'))),
-      remaining: smallestCount(fields.get(field(unit, 'remaining'))),
-      resetInMs: largestReset(fields.get(field(unit, 'reset')), time),
+      limit: smallestCount(fields.get(limit)),
+      remaining: smallestCount(fields.get(remaining)),
+      resetInMs: largestReset(fields.get(reset), time),
     });
     if (window !== null) windows.push(window);
   }
   return windows;
 }
 
-const OPENAI_UNITS = ['requests', 'tokens'] as const;
+/** Field names spelled out once (constant strings are hashed once, not on every lookup). */
+function names(units: readonly string[], name: (unit: string, counter: string) => string): CounterNames[] {
+  return units.map((unit) => [unit, name(unit, 'limit'), name(unit, 'remaining'), name(unit, 'reset')]);
+}
+
+const OPENAI = names(['requests', 'tokens'], (unit, counter) => `x-ratelimit-${counter}-${unit}`);
 
 /** OpenAI: `x-ratelimit-remaining-requests: 59`, `x-ratelimit-reset-tokens: 6m0s`. */
 export function readOpenAI(fields: Fields, time: TimeBase): RateLimitPolicy[] {
-  if (!fields.openai) return [];
-  return unitWindows(fields, time, OPENAI_UNITS, (unit, counter) => `x-ratelimit-${counter}-${unit}`);
+  return fields.openai ? unitWindows(fields, time, OPENAI) : [];
 }
 
-const ANTHROPIC_UNITS = ['requests', 'tokens', 'input-tokens', 'output-tokens'] as const;
+const ANTHROPIC = names(
+  ['requests', 'tokens', 'input-tokens', 'output-tokens'],
+  (unit, counter) => `anthropic-ratelimit-${unit}-${counter}`,
+);
 
 /** Anthropic: `anthropic-ratelimit-requests-remaining: 49`, `…-reset: 2024-04-10T18:31:42Z`. */
 export function readAnthropic(fields: Fields, time: TimeBase): RateLimitPolicy[] {
-  if (!fields.anthropic) return [];
-  return unitWindows(
-    fields,
-    time,
-    ANTHROPIC_UNITS,
-    (unit, counter) => `anthropic-ratelimit-${unit}-${counter}`,
-  );
+  return fields.anthropic ? unitWindows(fields, time, ANTHROPIC) : [];
 }
 
 /** Discord: `X-RateLimit-Reset-After: 1.234` (seconds) with the usual limit and remaining. */
