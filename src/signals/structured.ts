@@ -74,10 +74,12 @@ export function fastParseList(text: string): List | undefined {
           const negative = c === MINUS;
           if (negative) pos++;
           const digitsStart = pos;
-          while (pos < end && isDigit(text.charCodeAt(pos))) pos++;
+          let integer = 0;
+          for (let d = text.charCodeAt(pos); isDigit(d); d = text.charCodeAt(++pos))
+            integer = integer * 10 + d - 0x30;
           const digits = pos - digitsStart;
           if (digits === 0 || digits > 15 || text.charCodeAt(pos) === 0x2e /* . */) return undefined;
-          value = Number.parseInt(text.slice(digitsStart, pos), 10) * (negative ? -1 : 1);
+          value = negative ? -integer : integer;
         }
       }
       params.set(key, value);
