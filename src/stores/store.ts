@@ -5,7 +5,12 @@
  */
 
 /** Limiting algorithms. */
-export type AlgorithmName = 'token-bucket' | 'sliding-window-counter' | 'fixed-window' | 'sliding-log' | 'gcra';
+export type AlgorithmName =
+  | 'token-bucket'
+  | 'sliding-window-counter'
+  | 'fixed-window'
+  | 'sliding-log'
+  | 'gcra';
 
 /**
  * A limit as a store applies it: `limit` units per `windowMs`.
