@@ -45,7 +45,7 @@ function quotaPolicies(value: string | null): QuotaPolicy[] | null {
     const item = asItem(member);
     const quota = item === null ? null : flooredNumber(item[0]);
     if (item === null || quota === null) return null;
-    const w = nonNegativeInteger(item[1].get('w'));
+    const w = nonNegativeInteger(item[1].get('w')); // the old drafts' own `w`, frozen: not IETF_PARAMETERS
     policies.push({ quota, windowMs: w === null ? null : w * 1000 });
   }
   return policies;
