@@ -55,6 +55,9 @@ class FieldMap implements Fields {
   }
 
   add(rawName: string, value: string | null): void {
+    // Every name kept starts with a, d, r or x (any case): most fields stop at this test.
+    const first = rawName.charCodeAt(0) | 0x20;
+    if (first !== 0x61 && first !== 0x64 && first !== 0x72 && first !== 0x78) return;
     const name = rawName.toLowerCase();
     if (!relevant(name)) return;
     if (name.startsWith('anthropic-')) this.anthropic = true;
