@@ -41,6 +41,12 @@ function relevant(name: string): boolean {
   );
 }
 
+/** Every name kept starts with a, d, r or x (any case): most fields stop at this cheap test. */
+function mayMatter(name: string): boolean {
+  const first = name.charCodeAt(0) | 0x20;
+  return first === 0x61 || first === 0x64 || first === 0x72 || first === 0x78;
+}
+
 function isHeaders(source: HeaderSource): source is Headers {
   return typeof (source as Headers).forEach === 'function' && typeof (source as Headers).get === 'function';
 }
@@ -55,9 +61,7 @@ class FieldMap implements Fields {
   }
 
   add(rawName: string, value: string | null): void {
-    // Every name kept starts with a, d, r or x (any case): most fields stop at this test.
-    const first = rawName.charCodeAt(0) | 0x20;
-    if (first !== 0x61 && first !== 0x64 && first !== 0x72 && first !== 0x78) return;
+    if (!mayMatter(rawName)) return;
     const name = rawName.toLowerCase();
     if (!relevant(name)) return;
     if (name.startsWith('anthropic-')) this.anthropic = true;
@@ -96,7 +100,9 @@ export function readFields(source: HeaderSource | null | undefined): Fields {
         fields.add(name, value);
       });
     } else {
-      for (const name of Object.keys(source)) {
+      // for…in walks V8's enum cache: several times faster than Object.keys on every response.
+      for (const name in source) {
+        if (!mayMatter(name) || !Object.hasOwn(source, name)) continue;
         const value: unknown = source[name];
         if (typeof value === 'string') fields.add(name, value);
         else if (Array.isArray(value)) fields.add(name, joinLines(value));

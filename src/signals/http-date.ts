@@ -67,12 +67,49 @@ function month(name: string | undefined): number {
   return MONTHS.indexOf(name ?? '') + 1;
 }
 
+const FIXDATE_SPACES = [4, 7, 11, 16] as const;
+const DAY_NAMES = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+const MONTH_NUMBERS = new Map(MONTHS.map((name, i) => [name, i + 1]));
+
+/** The two-digit number at `at`, or -1. */
+function twoDigits(text: string, at: number): number {
+  const a = text.charCodeAt(at) - 0x30;
+  const b = text.charCodeAt(at + 1) - 0x30;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/**
+ * The IMF-fixdate every server sends in `Date` (`Sun, 06 Nov 1994 08:49:37 GMT`), read by fixed
+ * offsets: several times faster than the regular expression, and exactly as strict. `undefined`
+ * when `text` is not laid out as one (the regular expressions then decide); `null` when it is but
+ * a field is out of range.
+ */
+function scanImfFixdate(text: string): number | null | undefined {
+  if (text.charCodeAt(3) !== 0x2c || !text.endsWith(' GMT')) return undefined;
+  for (const at of FIXDATE_SPACES) if (text.charCodeAt(at) !== 0x20) return undefined;
+  if (text.charCodeAt(19) !== 0x3a || text.charCodeAt(22) !== 0x3a) return undefined;
+  const month = MONTH_NUMBERS.get(text.slice(8, 11));
+  const century = twoDigits(text, 12);
+  const year = twoDigits(text, 14);
+  const day = twoDigits(text, 5);
+  const hour = twoDigits(text, 17);
+  const minute = twoDigits(text, 20);
+  const second = twoDigits(text, 23);
+  if (!DAY_NAMES.has(text.slice(0, 3)) || month === undefined) return undefined;
+  if (century < 0 || year < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  return utcMs(century * 100 + year, month, day, hour, minute, second);
+}
+
 /**
  * Parses an HTTP-date in any of its three forms into epoch ms; `null` when `text` is not exactly
  * one. `nowMs` resolves RFC 850's two-digit years. Case-sensitive, as RFC 9110 says.
  */
 export function parseHttpDate(text: string, nowMs: number): number | null {
   if (text.length > 40) return null;
+  if (text.length === 29) {
+    const fixdate = scanImfFixdate(text);
+    if (fixdate !== undefined) return fixdate;
+  }
   let m = IMF_FIXDATE.exec(text);
   if (m) return utcMs(+m[4]!, month(m[3]), +m[2]!, +m[5]!, +m[6]!, +m[7]!);
   m = RFC_850.exec(text);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHttpDate, utcMs } from '../../src/signals/http-date.js';
 import { AT } from './helpers.js';
@@ -21,5 +22,33 @@ describe('HTTP-date calendar checks', () => {
 
   it('reads the year 0050 as itself', () => {
     expect(parseHttpDate('Sat, 01 Jan 0050 00:00:00 GMT', AT)).toBe(-60_589_296_000_000);
+  });
+});
+
+describe('the IMF-fixdate fast path is as strict as the grammar', () => {
+  const GRAMMAR =
+    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+  const MONTHS = 'JanFebMarAprMayJunJulAugSepOctNovDec';
+  /** The grammar and Date.UTC, checked by a round trip through toUTCString. */
+  function reference(text: string): number | null {
+    const m = GRAMMAR.exec(text);
+    if (!m) return null;
+    const ms = Date.UTC(+m[4]!, MONTHS.indexOf(m[3]!) / 3, +m[2]!, +m[5]!, +m[6]!, +m[7]!);
+    const back = new Date(ms).toUTCString().slice(5, 25);
+    return back === text.slice(5, 25) || m[7] === '60' ? ms : null;
+  }
+
+  it('agrees with the grammar on one-character mutations of a valid date', () => {
+    const valid = 'Wed, 01 Jan 2025 00:01:00 GMT';
+    const chars = fc.constantFrom(...' ,:0123456789WedJanGMTXx\t'.split(''));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: valid.length - 1 }), chars, (at, c) => {
+        const text = valid.slice(0, at) + c + valid.slice(at + 1);
+        const expected = reference(text);
+        // The grammar does not check the day name against the date: neither does the parser.
+        expect(parseHttpDate(text, AT)).toBe(expected);
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });
