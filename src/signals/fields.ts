@@ -1,6 +1,8 @@
 /**
  * Header normalisation: any header source → one case-insensitive, read-only view of the fields
- * a rate-limit reader cares about. One pass over the names; every other field is skipped.
+ * a rate-limit reader cares about. One pass over the names; every other field is skipped. The
+ * only state kept between calls is a bounded memo of how each distinct name is classified,
+ * which changes no result.
  */
 
 /** Field values longer than this are treated as absent: no rate-limit field is ever this long. */
@@ -41,6 +43,39 @@ function relevant(name: string): boolean {
   );
 }
 
+const OTHER = 0;
+const ANTHROPIC = 1;
+const OPENAI = 2;
+
+/** A kept name, lower-cased, and the vendor family its prefix announces. */
+type NameKind = readonly [name: string, family: typeof OTHER | typeof ANTHROPIC | typeof OPENAI];
+
+/**
+ * Memo of {@link classifyUncached}: header names repeat from one response to the next, so the
+ * lower-casing and prefix tests run once per distinct name. Bounded: cleared past 512 names.
+ */
+const NAME_KINDS = new Map<string, NameKind | null>();
+
+function classify(rawName: string): NameKind | null {
+  let kind = NAME_KINDS.get(rawName);
+  if (kind === undefined) {
+    if (NAME_KINDS.size >= 512) NAME_KINDS.clear();
+    kind = classifyUncached(rawName);
+    NAME_KINDS.set(rawName, kind);
+  }
+  return kind;
+}
+
+function classifyUncached(rawName: string): NameKind | null {
+  const name = rawName.toLowerCase();
+  if (!relevant(name)) return null;
+  if (name.startsWith('anthropic-')) return [name, ANTHROPIC];
+  if (name.startsWith('x-ratelimit-') && (name.endsWith('-requests') || name.endsWith('-tokens'))) {
+    return [name, OPENAI];
+  }
+  return [name, OTHER];
+}
+
 /** Every name kept starts with a, d, r or x (any case): most fields stop at this cheap test. */
 function mayMatter(name: string): boolean {
   const first = name.charCodeAt(0) | 0x20;
@@ -62,12 +97,11 @@ class FieldMap implements Fields {
 
   add(rawName: string, value: string | null): void {
     if (!mayMatter(rawName)) return;
-    const name = rawName.toLowerCase();
-    if (!relevant(name)) return;
-    if (name.startsWith('anthropic-')) this.anthropic = true;
-    else if (name.startsWith('x-ratelimit-') && (name.endsWith('-requests') || name.endsWith('-tokens'))) {
-      this.openai = true;
-    }
+    const kind = classify(rawName);
+    if (kind === null) return;
+    const [name, family] = kind;
+    if (family === ANTHROPIC) this.anthropic = true;
+    else if (family === OPENAI) this.openai = true;
     if (this.values.has(name)) {
       const before = this.values.get(name) ?? TOO_LONG;
       value = before === TOO_LONG || value === TOO_LONG ? TOO_LONG : `${before}, ${value}`;

@@ -93,6 +93,15 @@ describe('rule 10: names are case-insensitive; every header source reads alike',
     });
   });
 
+  it('reads alike past the bound of the name memo (512 distinct names)', () => {
+    for (let round = 0; round < 3; round++) {
+      const many: Record<string, string> = { 'Retry-After': '3' };
+      for (let i = 0; i < 600; i++) many[`x-round-${round}-${i}`] = String(i);
+      expect(read(429, many).retryAfterMs).toBe(3_000);
+      expect(read(429, { 'RETRY-AFTER': '4' }).retryAfterMs).toBe(4_000);
+    }
+  });
+
   it('ignores a receivedAt that is not a finite number', () => {
     const signal = readRateLimit(
       { status: 200, headers: { 'ratelimit-reset': '1' } },

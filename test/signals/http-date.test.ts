@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseHttpDate, utcMs } from '../../src/signals/http-date.js';
 import { AT } from './helpers.js';
@@ -33,22 +32,25 @@ describe('the IMF-fixdate fast path is as strict as the grammar', () => {
   function reference(text: string): number | null {
     const m = GRAMMAR.exec(text);
     if (!m) return null;
-    const ms = Date.UTC(+m[4]!, MONTHS.indexOf(m[3]!) / 3, +m[2]!, +m[5]!, +m[6]!, +m[7]!);
+    const date = new Date(0);
+    date.setUTCFullYear(+m[4]!, MONTHS.indexOf(m[3]!) / 3, +m[2]!); // not Date.UTC: years 0–99 are years 0–99
+    const ms = date.setUTCHours(+m[5]!, +m[6]!, +m[7]!, 0);
     const back = new Date(ms).toUTCString().slice(5, 25);
     return back === text.slice(5, 25) || m[7] === '60' ? ms : null;
   }
 
-  it('agrees with the grammar on one-character mutations of a valid date', () => {
+  it('agrees with the grammar on every one-character mutation of a valid date', () => {
     const valid = 'Wed, 01 Jan 2025 00:01:00 GMT';
-    const chars = fc.constantFrom(...' ,:0123456789WedJanGMTXx\t'.split(''));
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: valid.length - 1 }), chars, (at, c) => {
+    const chars = ' ,:0123456789WedJanGMTXx\t';
+    let checked = 0;
+    for (let at = 0; at < valid.length; at++) {
+      for (const c of chars) {
         const text = valid.slice(0, at) + c + valid.slice(at + 1);
-        const expected = reference(text);
         // The grammar does not check the day name against the date: neither does the parser.
-        expect(parseHttpDate(text, AT)).toBe(expected);
-      }),
-      { numRuns: 1_000 },
-    );
+        expect(parseHttpDate(text, AT), text).toBe(reference(text));
+        checked++;
+      }
+    }
+    expect(checked).toBe(valid.length * chars.length);
   });
 });
