@@ -44,6 +44,9 @@ export {
   TimeoutError,
   UnsupportedAlgorithmError,
 } from './errors.js';
+export type { HeaderRecord, HeaderSource } from './signals/fields.js';
+export type { RateLimitResponse, ReadRateLimitOptions } from './signals/read-rate-limit.js';
+export { readRateLimit } from './signals/read-rate-limit.js';
 export type { RateLimitDialect, RateLimitPolicy, RateLimitSignal } from './signals/signal.js';
 export { type MemoryStore, type MemoryStoreOptions, memoryStore } from './stores/memory.js';
 export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from './stores/store.js';

@@ -1,0 +1,44 @@
+/**
+ * Clock skew (rule 2). An absolute time the server wrote (an epoch reset, an RFC 3339 or
+ * HTTP-date) is compared with the server's own clock, its `Date` header, when that is valid, and
+ * only otherwise with the client's clock. The difference is a delay, which the client then counts
+ * from the moment it received the response: a server clock that runs ahead or behind no longer
+ * shortens or stretches the wait.
+ */
+
+import { trimOws } from './fields.js';
+import { parseHttpDate } from './http-date.js';
+
+/** The two clocks a response is read against. */
+export interface TimeBase {
+  /** Epoch ms on the client's clock when the response arrived. */
+  readonly receivedAt: number;
+  /** Epoch ms on the server's clock when it answered: its `Date` header, else `receivedAt`. */
+  readonly serverNow: number;
+}
+
+/** ms from the server's "now" until `epochMs`, never negative. */
+export function delayUntil(epochMs: number, time: TimeBase): number {
+  return Math.max(0, epochMs - time.serverNow);
+}
+
+/**
+ * The {@link TimeBase} of one response. Its `Date` field is parsed only when an absolute time
+ * needs it, so responses that speak in deltas (IETF, OpenAI, draft-6) never pay for it.
+ */
+export class ResponseTime implements TimeBase {
+  #serverNow: number | undefined;
+
+  constructor(
+    readonly receivedAt: number,
+    private readonly date: string | null,
+  ) {}
+
+  get serverNow(): number {
+    if (this.#serverNow === undefined) {
+      const date = this.date === null ? null : parseHttpDate(trimOws(this.date), this.receivedAt);
+      this.#serverNow = date ?? this.receivedAt;
+    }
+    return this.#serverNow;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Header normalisation: any header source → one case-insensitive, read-only view of the fields
+ * a rate-limit reader cares about. One pass over the names; every other field is skipped. The
+ * only state kept between calls is a bounded memo of how each distinct name is classified,
+ * which changes no result.
+ */
+
+/** Field values longer than this are treated as absent: no rate-limit field is ever this long. */
+export const MAX_FIELD_LENGTH = 4096;
+
+/**
+ * Plain header records, as `node:http`'s `IncomingHttpHeaders` or a test fixture. Names are
+ * case-insensitive; an array is several field lines, joined with `, ` as RFC 9110 §5.3 joins them.
+ */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Where headers can come from: a Fetch `Headers` object or a plain record. */
+export type HeaderSource = Headers | HeaderRecord;
+
+/** The normalised view: lower-case names, joined values, `null` when absent or absurdly long. */
+export interface Fields {
+  /** The field value, `null` when absent or longer than {@link MAX_FIELD_LENGTH}. `name` is lower case. */
+  get(name: string): string | null;
+  /** True when a field named `anthropic-ratelimit-*` was seen (Anthropic). */
+  readonly anthropic: boolean;
+  /** True when a field named `x-ratelimit-*-requests` / `*-tokens` was seen (OpenAI). */
+  readonly openai: boolean;
+}
+
+const TOO_LONG = null;
+
+/** Names kept whatever their prefix. */
+const EXACT = new Set(['retry-after', 'retry-after-ms', 'date', 'age', 'x-shopify-shop-api-call-limit']);
+
+/** True for names worth keeping: the exact ones and the four rate-limit prefixes. */
+function relevant(name: string): boolean {
+  return (
+    EXACT.has(name) ||
+    name.startsWith('ratelimit') ||
+    name.startsWith('x-ratelimit-') ||
+    name.startsWith('x-rate-limit-') ||
+    name.startsWith('anthropic-ratelimit-')
+  );
+}
+
+const OTHER = 0;
+const ANTHROPIC = 1;
+const OPENAI = 2;
+
+/** A kept name, lower-cased, and the vendor family its prefix announces. */
+type NameKind = readonly [name: string, family: typeof OTHER | typeof ANTHROPIC | typeof OPENAI];
+
+/**
+ * Memo of {@link classifyUncached}: header names repeat from one response to the next, so the
+ * lower-casing and prefix tests run once per distinct name. Bounded: cleared past 512 names.
+ */
+const NAME_KINDS = new Map<string, NameKind | null>();
+
+function classify(rawName: string): NameKind | null {
+  let kind = NAME_KINDS.get(rawName);
+  if (kind === undefined) {
+    if (NAME_KINDS.size >= 512) NAME_KINDS.clear();
+    kind = classifyUncached(rawName);
+    NAME_KINDS.set(rawName, kind);
+  }
+  return kind;
+}
+
+function classifyUncached(rawName: string): NameKind | null {
+  const name = rawName.toLowerCase();
+  if (!relevant(name)) return null;
+  if (name.startsWith('anthropic-')) return [name, ANTHROPIC];
+  if (name.startsWith('x-ratelimit-') && (name.endsWith('-requests') || name.endsWith('-tokens'))) {
+    return [name, OPENAI];
+  }
+  return [name, OTHER];
+}
+
+/** Every name kept starts with a, d, r or x (any case): most fields stop at this cheap test. */
+function mayMatter(name: string): boolean {
+  const first = name.charCodeAt(0) | 0x20;
+  return first === 0x61 || first === 0x64 || first === 0x72 || first === 0x78;
+}
+
+function isHeaders(source: HeaderSource): source is Headers {
+  return typeof (source as Headers).forEach === 'function' && typeof (source as Headers).get === 'function';
+}
+
+class FieldMap implements Fields {
+  readonly values = new Map<string, string | null>();
+  anthropic = false;
+  openai = false;
+
+  get(name: string): string | null {
+    return this.values.get(name) ?? null;
+  }
+
+  add(rawName: string, value: string | null): void {
+    if (!mayMatter(rawName)) return;
+    const kind = classify(rawName);
+    if (kind === null) return;
+    const [name, family] = kind;
+    if (family === ANTHROPIC) this.anthropic = true;
+    else if (family === OPENAI) this.openai = true;
+    if (this.values.has(name)) {
+      const before = this.values.get(name) ?? TOO_LONG;
+      value = before === TOO_LONG || value === TOO_LONG ? TOO_LONG : `${before}, ${value}`;
+    }
+    this.values.set(name, value !== TOO_LONG && value.length > MAX_FIELD_LENGTH ? TOO_LONG : value);
+  }
+}
+
+/** Joins the lines of one field with `, `, or gives `null` when the result would be too long. */
+function joinLines(lines: readonly unknown[]): string | null {
+  let total = 0;
+  for (const line of lines) {
+    if (typeof line !== 'string') return null;
+    total += line.length + 2;
+    if (total > MAX_FIELD_LENGTH + 2) return TOO_LONG;
+  }
+  return lines.join(', ');
+}
+
+/**
+ * Reads a header source into {@link Fields}. Never throws: a source that cannot be read (a
+ * throwing getter, a value that is not a string) gives the fields read so far.
+ */
+export function readFields(source: HeaderSource | null | undefined): Fields {
+  const fields = new FieldMap();
+  if (source === null || typeof source !== 'object') return fields;
+  try {
+    if (isHeaders(source)) {
+      source.forEach((value, name) => {
+        fields.add(name, value);
+      });
+    } else {
+      // for…in walks V8's enum cache: several times faster than Object.keys on every response.
+      for (const name in source) {
+        if (!mayMatter(name) || !Object.hasOwn(source, name)) continue;
+        const value: unknown = source[name];
+        if (typeof value === 'string') fields.add(name, value);
+        else if (Array.isArray(value)) fields.add(name, joinLines(value));
+      }
+    }
+  } catch {
+    // An exotic source (a Proxy, a throwing getter): keep what was read.
+  }
+  return fields;
+}
+
+/** True for the optional whitespace of RFC 9110 §5.6.3: space and horizontal tab. */
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
+}
+
+/** Trims optional whitespace (space, tab) from both ends; other characters are left to fail parsing. */
+export function trimOws(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isOws(text.charCodeAt(start))) start++;
+  while (end > start && isOws(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+/** Splits a joined field value on commas and trims each member. Linear in the length. */
+export function splitMembers(text: string): string[] {
+  return text.includes(',') ? text.split(',').map(trimOws) : [trimOws(text)];
+}
+
+/** Largest of all members read by `parse`, or `null` unless every member is valid (rule 3). */
+export function largestOfAll(
+  members: readonly string[],
+  parse: (member: string) => number | null,
+): number | null {
+  let largest: number | null = null;
+  for (const member of members) {
+    const value = parse(member);
+    if (value === null) return null;
+    if (largest === null || value > largest) largest = value;
+  }
+  return largest;
+}
+
+/** Smallest of all members read by `parse`, or `null` unless every member is valid (rule 3). */
+export function smallestOfAll(
+  members: readonly string[],
+  parse: (member: string) => number | null,
+): number | null {
+  let smallest: number | null = null;
+  for (const member of members) {
+    const value = parse(member);
+    if (value === null) return null;
+    if (smallest === null || value < smallest) smallest = value;
+  }
+  return smallest;
+}

@@ -1,0 +1,123 @@
+/**
+ * IETF `RateLimit` and `RateLimit-Policy` structured fields, drafts 08 to 11 of
+ * draft-ietf-httpapi-ratelimit-headers (rule 7):
+ *
+ * ```http
+ * RateLimit-Policy: "default";q=100;w=60, "daily";q=1000;w=86400;qu="requests"
+ * RateLimit: "default";r=50;t=30
+ * ```
+ *
+ * Both are RFC 9651 Lists read by a real parser. A syntax error drops the whole field; an item
+ * that breaks the draft (a name that is not a String; `q`/`r` missing, negative or not an
+ * Integer; `w`/`t` present but not a non-negative Integer) is dropped alone; unknown parameters
+ * are ignored. `RateLimit` items are matched to policies by name.
+ */
+import type { Item, Parameters } from 'structured-headers';
+import type { RateLimitPolicy } from './signal.js';
+import { asItem, byteSequenceText, nonNegativeInteger, safeParseList } from './structured.js';
+
+/**
+ * Every parameter name of the IETF fields, in one place: the drafts have renamed them before
+ * (draft 08 replaced dictionaries with `q`/`w`/`r`/`t`) and a rename of `r`/`t` is discussed.
+ */
+export const IETF_PARAMETERS = {
+  /** `RateLimit-Policy`: quota units per window (required Integer). */
+  quota: 'q',
+  /** `RateLimit-Policy`: window in seconds (optional Integer). */
+  window: 'w',
+  /** `RateLimit-Policy`: quota unit, `requests` when absent (optional String). */
+  quotaUnit: 'qu',
+  /** `RateLimit-Policy` and `RateLimit`: partition key (optional Byte Sequence). */
+  partitionKey: 'pk',
+  /** `RateLimit`: remaining quota units (required Integer). */
+  remaining: 'r',
+  /** `RateLimit`: seconds until the quota resets (optional Integer). */
+  reset: 't',
+} as const;
+
+/** The default quota unit of the drafts. */
+export const DEFAULT_UNIT = 'requests';
+
+interface NamedItem {
+  readonly name: string;
+  readonly params: Parameters;
+}
+
+/** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
+function namedItems(value: string | null): NamedItem[] | null {
+  if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
+  const list = safeParseList(value);
+  if (list === null) return null;
+  const items: NamedItem[] = [];
+  const seen = new Set<string>();
+  for (const member of list) {
+    const item: Item | null = asItem(member);
+    if (item === null || typeof item[0] !== 'string' || seen.has(item[0])) continue;
+    seen.add(item[0]);
+    items.push({ name: item[0], params: item[1] });
+  }
+  return items;
+}
+
+/** A required non-negative Integer parameter, or `null` (the item is then dropped). */
+function required(params: Parameters, name: string): number | null {
+  return nonNegativeInteger(params.get(name));
+}
+
+/** An optional non-negative Integer parameter: `null` when absent, `undefined` when invalid. */
+function optional(params: Parameters, name: string): number | null | undefined {
+  if (!params.has(name)) return null;
+  return nonNegativeInteger(params.get(name)) ?? undefined;
+}
+
+function unitOf(params: Parameters): string {
+  const unit = params.get(IETF_PARAMETERS.quotaUnit);
+  return typeof unit === 'string' && unit.length > 0 ? unit : DEFAULT_UNIT;
+}
+
+/**
+ * Reads the IETF fields into windows: one per valid `RateLimit-Policy` item (with the `r`/`t` of
+ * the `RateLimit` item of the same name), then one per valid `RateLimit` item without a policy.
+ * Empty when neither field holds a valid String-named item.
+ */
+export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
+  const p = IETF_PARAMETERS;
+  const current = new Map<string, { remaining: number; resetInMs: number | null; pk: string | null }>();
+  for (const { name, params } of namedItems(rateLimit) ?? []) {
+    const remaining = required(params, p.remaining);
+    const reset = optional(params, p.reset);
+    if (remaining === null || reset === undefined) continue;
+    const pk = byteSequenceText(params.get(p.partitionKey));
+    current.set(name, { remaining, resetInMs: reset === null ? null : reset * 1000, pk });
+  }
+
+  const windows: RateLimitPolicy[] = [];
+  for (const { name, params } of namedItems(rateLimitPolicy) ?? []) {
+    const quota = required(params, p.quota);
+    const window = optional(params, p.window);
+    if (quota === null || window === undefined) continue;
+    const now = current.get(name);
+    current.delete(name);
+    windows.push({
+      name,
+      quota,
+      windowMs: window === null ? null : window * 1000,
+      remaining: now?.remaining ?? null,
+      resetInMs: now?.resetInMs ?? null,
+      partitionKey: now?.pk ?? byteSequenceText(params.get(p.partitionKey)),
+      unit: unitOf(params),
+    });
+  }
+  for (const [name, now] of current) {
+    windows.push({
+      name,
+      quota: null,
+      windowMs: null,
+      remaining: now.remaining,
+      resetInMs: now.resetInMs,
+      partitionKey: now.pk,
+      unit: DEFAULT_UNIT,
+    });
+  }
+  return windows;
+}

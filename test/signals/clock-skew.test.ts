@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { readRateLimit } from '../../src/index.js';
+import { AT, read } from './helpers.js';
+
+/** An IMF-fixdate `seconds` away from the client's clock. */
+const httpDate = (seconds: number): string => new Date(AT + seconds * 1000).toUTCString();
+const iso = (seconds: number): string => new Date(AT + seconds * 1000).toISOString();
+const epoch = (seconds: number): string => String(AT / 1000 + seconds);
+
+describe('rule 2: absolute times are measured against the Date header, and added to receivedAt', () => {
+  it.each([
+    // [what, status, headers, field, expected ms]
+    [
+      'epoch reset, no Date: against receivedAt',
+      200,
+      { 'x-ratelimit-reset': epoch(60) },
+      'resetInMs',
+      60_000,
+    ],
+    [
+      'epoch reset, server 10 min behind',
+      200,
+      { Date: httpDate(-600), 'x-ratelimit-reset': epoch(-600 + 60) },
+      'resetInMs',
+      60_000,
+    ],
+    [
+      'epoch reset, server 1 h ahead',
+      200,
+      { Date: httpDate(3600), 'x-ratelimit-reset': epoch(3600 + 30) },
+      'resetInMs',
+      30_000,
+    ],
+    [
+      'epoch-ms reset, server 1 h ahead',
+      200,
+      { Date: httpDate(3600), 'x-ratelimit-reset': String(AT + 3_630_000) },
+      'resetInMs',
+      30_000,
+    ],
+    [
+      'RFC 3339 reset (Anthropic), server 5 min behind',
+      200,
+      { Date: httpDate(-300), 'anthropic-ratelimit-requests-reset': iso(-300 + 20) },
+      'resetInMs',
+      20_000,
+    ],
+    [
+      'Retry-After HTTP-date, server 10 h ahead',
+      429,
+      { Date: httpDate(36_000), 'Retry-After': httpDate(36_000 + 120) },
+      'retryAfterMs',
+      120_000,
+    ],
+    [
+      'Retry-After in the past of the server: clamps to 0',
+      503,
+      { Date: httpDate(0), 'Retry-After': httpDate(-5) },
+      'retryAfterMs',
+      0,
+    ],
+    [
+      'reset before the server Date: clamps to 0',
+      200,
+      { Date: httpDate(100), 'x-ratelimit-reset': epoch(50) },
+      'resetInMs',
+      0,
+    ],
+    [
+      'invalid Date: against receivedAt',
+      200,
+      { Date: 'yesterday', 'x-ratelimit-reset': epoch(45) },
+      'resetInMs',
+      45_000,
+    ],
+    [
+      'two Date lines joined: invalid, against receivedAt',
+      200,
+      { Date: [httpDate(100), httpDate(100)], 'x-ratelimit-reset': epoch(45) },
+      'resetInMs',
+      45_000,
+    ],
+    [
+      'delta seconds are not affected by Date',
+      200,
+      { Date: httpDate(-3600), 'ratelimit-reset': '30' },
+      'resetInMs',
+      30_000,
+    ],
+  ] as const)('%s', (_what, status, headers, field, ms) => {
+    expect(read(status, headers)[field]).toBe(ms);
+  });
+
+  it('resetAtMs is receivedAt + resetInMs, on the client clock', () => {
+    const signal = read(200, { Date: httpDate(3600), 'x-ratelimit-reset': epoch(3600 + 30) });
+    expect(signal.resetAtMs).toBe(AT + 30_000);
+  });
+
+  it('receivedAt defaults to the wall clock', () => {
+    const before = Date.now();
+    const signal = readRateLimit({ status: 200, headers: { 'ratelimit-reset': '10' } });
+    const after = Date.now();
+    expect(signal.resetInMs).toBe(10_000);
+    expect(signal.resetAtMs).toBeGreaterThanOrEqual(before + 10_000);
+    expect(signal.resetAtMs).toBeLessThanOrEqual(after + 10_000);
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { RateLimitPolicy } from '../../src/index.js';
+import { IETF_PARAMETERS, readIetf } from '../../src/signals/ietf.js';
+import { read } from './helpers.js';
+
+/** A window with the defaults of the drafts filled in. */
+const w = (fields: Partial<RateLimitPolicy> & { name: string }): RateLimitPolicy => ({
+  quota: null,
+  windowMs: null,
+  remaining: null,
+  resetInMs: null,
+  partitionKey: null,
+  unit: 'requests',
+  ...fields,
+});
+
+describe('rule 7: IETF RateLimit and RateLimit-Policy structured fields (drafts 08–11)', () => {
+  it.each<[string, string | null, string | null, RateLimitPolicy[]]>([
+    [
+      'the draft example',
+      '"default";q=100;w=60',
+      '"default";r=50;t=30',
+      [w({ name: 'default', quota: 100, windowMs: 60_000, remaining: 50, resetInMs: 30_000 })],
+    ],
+    [
+      'several policies, matched by name',
+      '"burst";q=100;w=60, "daily";q=1000;w=86400',
+      '"daily";r=900;t=3600, "burst";r=50;t=30',
+      [
+        w({ name: 'burst', quota: 100, windowMs: 60_000, remaining: 50, resetInMs: 30_000 }),
+        w({ name: 'daily', quota: 1000, windowMs: 86_400_000, remaining: 900, resetInMs: 3_600_000 }),
+      ],
+    ],
+    [
+      'RateLimit alone',
+      null,
+      '"default";r=50;t=30',
+      [w({ name: 'default', remaining: 50, resetInMs: 30_000 })],
+    ],
+    [
+      'RateLimit-Policy alone',
+      '"default";q=100;w=60',
+      null,
+      [w({ name: 'default', quota: 100, windowMs: 60_000 })],
+    ],
+    ['t and w are optional', '"a";q=10', '"a";r=5', [w({ name: 'a', quota: 10, remaining: 5 })]],
+    [
+      'qu and pk (a Byte Sequence, kept as base64)',
+      '"tok";q=1000;w=60;qu="tokens";pk=:dXNlcjE=:',
+      '"tok";r=10;t=5;pk=:dXNlcjE=:',
+      [
+        w({
+          name: 'tok',
+          quota: 1000,
+          windowMs: 60_000,
+          remaining: 10,
+          resetInMs: 5_000,
+          unit: 'tokens',
+          partitionKey: 'dXNlcjE=',
+        }),
+      ],
+    ],
+    [
+      'unknown parameters are ignored',
+      '"a";q=10;foo="x";z',
+      '"a";r=5;t=1;comment="hi";flag',
+      [w({ name: 'a', quota: 10, remaining: 5, resetInMs: 1_000 })],
+    ],
+    // a syntax error drops the whole field
+    ['syntax error in RateLimit', '"a";q=10', '"a";r=5,', [w({ name: 'a', quota: 10 })]],
+    ['syntax error in RateLimit-Policy', '"a";q=10;w=', '"a";r=5', [w({ name: 'a', remaining: 5 })]],
+    ['unbalanced quote', '"a;q=10', '"a";r=5', [w({ name: 'a', remaining: 5 })]],
+    // an item that breaks the draft is dropped alone
+    ['Token name', null, 'a;r=5, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['Integer name', null, '7;r=5, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['inner list', null, '("a" "b");r=1, "c";r=2', [w({ name: 'c', remaining: 2 })]],
+    ['r missing', null, '"a";t=1, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['r negative', null, '"a";r=-1, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['r a Decimal', null, '"a";r=1.5, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['r a String', null, '"a";r="5", "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['r a Boolean', null, '"a";r, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['t negative', null, '"a";r=1;t=-1, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['t a Decimal', null, '"a";r=1;t=0.5, "b";r=6', [w({ name: 'b', remaining: 6 })]],
+    ['q missing', '"a";w=60, "b";q=6', null, [w({ name: 'b', quota: 6 })]],
+    ['q negative', '"a";q=-1, "b";q=6', null, [w({ name: 'b', quota: 6 })]],
+    ['w negative', '"a";q=1;w=-60, "b";q=6', null, [w({ name: 'b', quota: 6 })]],
+    ['w a Token', '"a";q=1;w=sixty, "b";q=6', null, [w({ name: 'b', quota: 6 })]],
+    ['only broken items', null, 'default;r=50;t=30', []],
+    ['duplicate names: the first wins', null, '"a";r=1, "a";r=9', [w({ name: 'a', remaining: 1 })]],
+  ])('%s', (_what, policy, current, windows) => {
+    expect(readIetf(current, policy)).toEqual(windows);
+  });
+
+  it.each([
+    ['the lowest r binds', '"a";r=5;t=10, "b";r=2;t=1', { remaining: 2, resetInMs: 1_000, limit: 20 }],
+    [
+      'a tie goes to the larger t',
+      '"a";r=2;t=10, "b";r=2;t=20',
+      { remaining: 2, resetInMs: 20_000, limit: 20 },
+    ],
+    [
+      'limit is the q of the same name',
+      '"a";r=1;t=5, "b";r=2;t=20',
+      { remaining: 1, resetInMs: 5_000, limit: 10 },
+    ],
+  ])('%s', (_what, current, expected) => {
+    const signal = read(200, { 'RateLimit-Policy': '"a";q=10;w=1, "b";q=20;w=60', RateLimit: current });
+    expect(signal).toMatchObject({ ...expected, dialect: 'ietf' });
+  });
+
+  it('keeps every parameter name in one table', () => {
+    expect(IETF_PARAMETERS).toEqual({
+      quota: 'q',
+      window: 'w',
+      quotaUnit: 'qu',
+      partitionKey: 'pk',
+      remaining: 'r',
+      reset: 't',
+    });
+  });
+});
+
+describe('rule 12: a response with Age > 0 came from a cache: its IETF fields are ignored', () => {
+  const ietf = { 'RateLimit-Policy': '"a";q=10;w=1', RateLimit: '"a";r=0;t=5' };
+  it.each([
+    ['Age 10: ignored', { ...ietf, Age: '10' }, 'none', null],
+    ['Age 0: read', { ...ietf, Age: '0' }, 'ietf', 0],
+    ['Age 000: read', { ...ietf, Age: '000' }, 'ietf', 0],
+    ['invalid Age: read', { ...ietf, Age: 'old' }, 'ietf', 0],
+    ['draft-7 ignored too', { RateLimit: 'limit=10, remaining=0, reset=5', Age: '3' }, 'none', null],
+    ['draft-6 ignored too', { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5', Age: '3' }, 'none', null],
+    ['X-RateLimit is still read', { ...ietf, Age: '10', 'X-RateLimit-Remaining': '4' }, 'x-ratelimit', 4],
+  ] as const)('%s', (_what, headers, dialect, remaining) => {
+    expect(read(200, headers)).toMatchObject({ dialect, remaining });
+  });
+});
