@@ -295,14 +295,14 @@ export class KeyLane {
   settle(ticket: Ticket, status: number, signal: RateLimitSignal | null): void {
     const now = this.#clock.now();
     this.#inFlight--;
-    this.#pacer.release(ticket.cost);
+    this.#pacer.release(ticket.cost, now);
     if (ticket.probe) this.#probing = false;
     if (signal) this.#pacer.observe(ticket.mark, signal, status, now);
     const hint = signal?.retryAfterMs ?? null;
     if (status === 429) {
       this.#stats.rateLimited++;
       this.#window = Math.max(1, Math.floor(this.#window / 2));
-      if (signal && signal.remaining === null) this.#pacer.cut(now);
+      if (signal && signal.remaining === null) this.#pacer.cut(ticket.mark, now);
     }
     if (hint !== null && (status === 429 || status === 503 || status === 403)) {
       this.holdGate(hint, 'retry-after');

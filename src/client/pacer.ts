@@ -9,7 +9,7 @@
  *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
  *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
  *    `limit / reset` would pace 10× too slow.
- * 4. `aimd`: no counters at all; a 429 halves the rate, clean time adds back slowly.
+ * 4. `aimd`: no counters at all; a 429 halves the rate, clean time adds back slowly (additive).
  *
  * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
  * `remaining − units still in flight`: requests in flight may or may not have been counted by the
@@ -40,7 +40,9 @@ const EPSILON = 1e-9;
 const LEARNING_CUSHION = 2;
 const CONFIGURED_CUSHION = 1;
 /** Shortest span between two readings of `remaining` that may yield a rate estimate. */
-const MIN_ESTIMATE_SPAN_MS = 20;
+const MIN_ESTIMATE_SPAN_MS = 50;
+/** With no rate known, nothing in flight and too few tokens: wait this long before sending one more. */
+const PROBE_INTERVAL_MS = 25;
 
 interface Reading {
   at: number;
@@ -67,11 +69,11 @@ export class Pacer {
   #anchor: Reading | null = null;
   #lastCut = 0;
   #recoveryPerSecond = 1;
-  /** Successes that a full bucket let through from a cold start (servers without counters). */
-  #coldBurst: number | null = null;
   #episodeStart: number | null = null;
   #episodeSuccesses = 0;
   #maxRemainingSeen = -1;
+  #probeAt: number | null = null;
+  #cutMark = 0;
 
   constructor(rate: number | undefined, burst: number | undefined, now: number) {
     this.#configuredRate = rate ?? null;
@@ -87,11 +89,23 @@ export class Pacer {
     return this.#sent;
   }
 
+  /**
+   * Tokens available for new sends at `now`. Refill is clamped to `burst − in flight`: units in
+   * flight may not have reached the server yet, and a full server bucket cannot bank the refill
+   * it loses meanwhile. (The state is stored at every change of the in-flight count.)
+   */
   #current(now: number): number | null {
     if (this.#tokens === null) return null;
     if (this.#rate === null || !(now > this.#updatedAt)) return this.#tokens;
     const refilled = this.#tokens + ((now - this.#updatedAt) * this.#rate) / 1000;
-    return this.#burst === null ? refilled : Math.min(this.#burst, refilled);
+    if (this.#burst === null) return refilled;
+    return Math.max(this.#tokens, Math.min(this.#burst - this.#inFlight, refilled));
+  }
+
+  #store(now: number): void {
+    const tokens = this.#current(now);
+    if (tokens !== null) this.#tokens = tokens;
+    this.#updatedAt = Math.max(this.#updatedAt, now);
   }
 
   /**
@@ -105,17 +119,23 @@ export class Pacer {
     const cushion = this.#source === 'configured' ? CONFIGURED_CUSHION : LEARNING_CUSHION;
     const need = cost + Math.max(0, Math.min(cushion, (this.#burst ?? cost) - cost));
     if (tokens >= need - EPSILON) return 0;
-    if (this.#rate !== null && this.#rate > 0) return Math.ceil(((need - tokens) * 1000) / this.#rate);
-    return this.#inFlight > 0 ? Number.POSITIVE_INFINITY : 0;
+    // Only an answer can lift the in-flight clamp; refill alone cannot get there.
+    const clamped = this.#burst !== null && this.#burst - this.#inFlight < need - EPSILON;
+    if (this.#rate !== null && this.#rate > 0 && !clamped)
+      return Math.ceil(((need - tokens) * 1000) / this.#rate);
+    if (this.#inFlight > 0) return Number.POSITIVE_INFINITY;
+    // Nothing will answer and no rate is known: after a short pause, send one more to learn from
+    // (instead of draining the server's bucket at once).
+    this.#probeAt ??= now + PROBE_INTERVAL_MS;
+    if (now < this.#probeAt) return this.#probeAt - now;
+    this.#probeAt = null;
+    return 0;
   }
 
   /** Books `cost` units at `now`; returns the mark of this send. */
   consume(cost: number, now: number): number {
-    const tokens = this.#current(now);
-    if (tokens !== null) {
-      this.#tokens = tokens - cost;
-      this.#updatedAt = Math.max(this.#updatedAt, now);
-    }
+    this.#store(now);
+    if (this.#tokens !== null) this.#tokens -= cost;
     this.#sent += cost;
     this.#inFlight += cost;
     this.#episodeStart ??= now;
@@ -123,7 +143,8 @@ export class Pacer {
   }
 
   /** The send of `cost` units got its answer (or failed). Call before {@link Pacer.observe}. */
-  release(cost: number): void {
+  release(cost: number, now: number): void {
+    this.#store(now);
     this.#inFlight = Math.max(0, this.#inFlight - cost);
   }
 
@@ -187,6 +208,7 @@ export class Pacer {
       return;
     }
     const span = reading.at - anchor.at;
+    // Answers can overtake each other; only a reading newer than the anchor measures forward.
     if (span < MIN_ESTIMATE_SPAN_MS || reading.sent <= anchor.sent) return;
     const refilled = reading.remaining - anchor.remaining + (reading.sent - anchor.sent);
     if (refilled <= 0) return;
@@ -195,32 +217,28 @@ export class Pacer {
   }
 
   /**
-   * A 429 from a server that sends no counters. Episodes run from the first send after a refusal
-   * to the next refusal. The first episode from a cold start measures the burst B (everything the
-   * full bucket let through); a later one, which starts after a gate long enough to refill the
-   * bucket, measures the rate: (successes − B) / its length. Without a measurement, the rate halves.
+   * A 429 from a server that sends no counters (`mark` is the refused send's): AIMD. The first
+   * refusal starts pacing at half the rate that got through since the first send; every later
+   * refusal halves the rate; clean time adds a quarter of it back per second. One cut per episode
+   * (refusals of requests sent before the last cut belong to it), and only small bursts once cut:
+   * the server's burst is unknown.
    */
-  cut(now: number): void {
+  cut(mark: number, now: number): void {
     if (this.#source === 'configured' || this.#source === 'policy' || this.#source === 'estimate') return;
-    const successes = this.#episodeSuccesses;
+    if (mark <= this.#cutMark) return;
+    this.#cutMark = this.#sent;
     const span = this.#episodeStart === null ? 0 : now - this.#episodeStart;
+    const through = span > 0 ? (this.#episodeSuccesses * 1000) / span : 1;
     this.#episodeSuccesses = 0;
     this.#episodeStart = null;
-    if (this.#coldBurst === null) {
-      this.#coldBurst = Math.max(1, successes);
-      return; // the next episode measures the rate
-    }
-    const refilled = successes - this.#coldBurst;
-    const measured = refilled > 0 && span >= MIN_ESTIMATE_SPAN_MS ? (refilled * 1000) / span : null;
-    const next = measured ?? (this.#rate === null ? Math.max(1, successes) : this.#rate / 2);
-    this.#rate = Math.max(0.1, next);
-    this.#burst = Math.max(1, this.#coldBurst);
+    this.#rate = Math.max(0.1, (this.#rate ?? through) / 2);
+    // A small burst (50 ms of the rate) so that pacing does not wait for each answer in turn.
+    this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
     this.#tokens = 0;
     this.#updatedAt = now;
     this.#source = 'aimd';
     this.#lastCut = now;
-    // Additive recovery: a twentieth of the rate per second of clean traffic.
-    this.#recoveryPerSecond = this.#rate / 20;
+    this.#recoveryPerSecond = this.#rate / 4;
   }
 
   /** A success with no counters: counts toward the episode; an AIMD rate recovers additively. */
