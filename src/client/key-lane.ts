@@ -302,7 +302,7 @@ export class KeyLane {
     if (status === 429) {
       this.#stats.rateLimited++;
       this.#window = Math.max(1, Math.floor(this.#window / 2));
-      if (signal && signal.remaining === null) this.#pacer.cut(ticket.mark, now);
+      if (signal && signal.remaining === null) this.#pacer.cut(ticket.mark, signal.retryAfterMs, now);
     }
     if (hint !== null && (status === 429 || status === 503 || status === 403)) {
       this.holdGate(hint, 'retry-after');

@@ -9,7 +9,8 @@
  *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
  *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
  *    `limit / reset` would pace 10× too slow.
- * 4. `aimd`: no counters at all; a 429 halves the rate, clean time adds back slowly (additive).
+ * 4. `aimd`: no counters at all: slow start from the first 429, then a 429 halves the rate and
+ *    clean time adds it back linearly.
  *
  * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
  * `remaining − units still in flight`: requests in flight may or may not have been counted by the
@@ -43,6 +44,8 @@ const CONFIGURED_CUSHION = 1;
 const MIN_ESTIMATE_SPAN_MS = 50;
 /** With no rate known, nothing in flight and too few tokens: wait this long before sending one more. */
 const PROBE_INTERVAL_MS = 25;
+/** Slow start (servers without counters) grows the rate this often. */
+const SLOW_START_STEP_MS = 250;
 
 interface Reading {
   at: number;
@@ -67,9 +70,9 @@ export class Pacer {
   /** `sent` mark of the newest response used to sync. */
   #syncedMark = -1;
   #anchor: Reading | null = null;
-  #lastCut = 0;
+  #lastIncrease = 0;
   #recoveryPerSecond = 1;
-  #episodeStart: number | null = null;
+  #slowStart = false;
   #episodeSuccesses = 0;
   #maxRemainingSeen = -1;
   #probeAt: number | null = null;
@@ -138,7 +141,6 @@ export class Pacer {
     if (this.#tokens !== null) this.#tokens -= cost;
     this.#sent += cost;
     this.#inFlight += cost;
-    this.#episodeStart ??= now;
     return this.#sent;
   }
 
@@ -217,38 +219,44 @@ export class Pacer {
   }
 
   /**
-   * A 429 from a server that sends no counters (`mark` is the refused send's): AIMD. The first
-   * refusal starts pacing at half the rate that got through since the first send; every later
-   * refusal halves the rate; clean time adds a quarter of it back per second. One cut per episode
-   * (refusals of requests sent before the last cut belong to it), and only small bursts once cut:
-   * the server's burst is unknown.
+   * A 429 from a server that sends no counters (`mark` is the refused send's): slow start, then
+   * AIMD. The first refusal starts pacing at twice what got through, per `Retry-After` period (a
+   * floor the server has shown it allows), growing 1.5× every quarter second while clean; every
+   * later refusal halves the rate, and clean time then adds a quarter of it back per second.
+   * One cut per episode (refusals of requests sent before the last cut belong to it), and only
+   * small bursts: the server's burst is unknown.
    */
-  cut(mark: number, now: number): void {
+  cut(mark: number, hintMs: number | null, now: number): void {
     if (this.#source === 'configured' || this.#source === 'policy' || this.#source === 'estimate') return;
     if (mark <= this.#cutMark) return;
     this.#cutMark = this.#sent;
-    const span = this.#episodeStart === null ? 0 : now - this.#episodeStart;
-    const through = span > 0 ? (this.#episodeSuccesses * 1000) / span : 1;
+    const period = Math.max(1000, hintMs ?? 0) / 1000;
+    const first = this.#rate === null;
+    this.#slowStart = first;
+    this.#rate = Math.max(0.1, first ? (2 * Math.max(1, this.#episodeSuccesses)) / period : this.#rate! / 2);
     this.#episodeSuccesses = 0;
-    this.#episodeStart = null;
-    this.#rate = Math.max(0.1, (this.#rate ?? through) / 2);
-    // A small burst (50 ms of the rate) so that pacing does not wait for each answer in turn.
     this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
     this.#tokens = 0;
     this.#updatedAt = now;
     this.#source = 'aimd';
-    this.#lastCut = now;
+    this.#lastIncrease = now;
     this.#recoveryPerSecond = this.#rate / 4;
   }
 
-  /** A success with no counters: counts toward the episode; an AIMD rate recovers additively. */
+  /** A success with no counters: slow start grows the rate 1.5× per 250 ms, AIMD adds back linearly. */
   recover(now: number): void {
     this.#episodeSuccesses++;
     if (this.#source !== 'aimd' || this.#rate === null) return;
-    const seconds = (now - this.#lastCut) / 1000;
-    if (seconds <= 0) return;
-    this.#rate += this.#recoveryPerSecond * seconds;
-    this.#lastCut = now;
+    const elapsed = now - this.#lastIncrease;
+    if (this.#slowStart) {
+      if (elapsed < SLOW_START_STEP_MS) return;
+      this.#rate *= 1.5;
+    } else {
+      if (elapsed <= 0) return;
+      this.#rate += (this.#recoveryPerSecond * elapsed) / 1000;
+    }
+    this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
+    this.#lastIncrease = now;
   }
 
   snapshot(now: number): PacerSnapshot {
