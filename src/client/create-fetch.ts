@@ -107,7 +107,8 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
     };
     const hooks = {
       onHold(reason: HoldReason, waitMs: number) {
-        if (events.throttle.active) events.throttle.emit({ key, waitMs, reason });
+        // A wait for the next answer has no length to report: only timed waits are events.
+        if (events.throttle.active && Number.isFinite(waitMs)) events.throttle.emit({ key, waitMs, reason });
       },
     };
     const giveUp = (status: number, reason: GiveUpEvent['reason']) => {

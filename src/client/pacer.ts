@@ -9,7 +9,9 @@
  *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
  *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
  *    `limit / reset` would pace 10× too slow.
- * 4. `aimd`: no counters at all: slow start from the first 429, then a 429 halves the rate and
+ * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
+ *    the reset whatever the algorithm, so it is a floor that never overshoots.
+ * 5. `aimd`: no counters at all: slow start from the first 429, then a 429 halves the rate and
  *    clean time adds it back linearly.
  *
  * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
@@ -23,7 +25,7 @@
 import type { RateLimitSignal } from '../signals/signal.js';
 
 /** Where the pacer's rate came from. */
-export type RateSource = 'configured' | 'policy' | 'estimate' | 'aimd';
+export type RateSource = 'configured' | 'policy' | 'estimate' | 'reset' | 'aimd';
 
 /** What the pacer knows, for `stats()`. */
 export interface PacerSnapshot {
@@ -182,8 +184,15 @@ export class Pacer {
       const seen = this.#maxRemainingSeen + 1;
       this.#burst = Math.max(1, signal.limit === null ? seen : Math.min(signal.limit, seen));
     }
-    if (this.#source === null || this.#source === 'estimate' || this.#source === 'aimd') {
+    if (this.#source === null || this.#source === 'reset' || this.#source === 'estimate' || this.#source === 'aimd') {
       this.#estimate({ at: now, remaining, sent: mark }, signal.limit);
+    }
+    if ((this.#source === null || this.#source === 'reset') && signal.limit !== null && signal.resetInMs) {
+      const floor = ((signal.limit - remaining) * 1000) / signal.resetInMs;
+      if (floor > 0 && floor > (this.#rate ?? 0)) {
+        this.#rate = floor;
+        this.#source = 'reset';
+      }
     }
     if (mark <= this.#syncedMark) return;
     this.#syncedMark = mark;
