@@ -204,8 +204,10 @@ export class Pacer {
       this.#tokens = remaining - this.#inFlight;
     }
     this.#updatedAt = Math.max(this.#updatedAt, now);
-    if (remaining === 0 && status < 300 && this.#rate === null && signal.resetInMs !== null) {
-      // Nothing left and no rate known: the reset is the only statement of when units come back.
+    const measured = this.#source !== null && this.#source !== 'reset';
+    if (remaining === 0 && status < 300 && !measured && signal.resetInMs !== null) {
+      // Nothing left and no rate measured: the reset is the only statement of when units come back
+      // (a window may return nothing before it; the `reset` floor is an average, not a promise).
       this.#holdUntil = Math.max(this.#holdUntil, now + signal.resetInMs);
     }
   }
