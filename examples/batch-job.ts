@@ -8,7 +8,9 @@ import { startServer } from '../src/server/index.js';
 
 const api = await startServer({ rate: 200, burst: 20, headers: 'draft-6' });
 const fetch = createFetch({ profile: 'batch', deadlineMs: 60_000 });
-fetch.onRetry(({ attempt, status, delayMs }) => console.log(`  retry after ${status} (attempt ${attempt}) in ${delayMs} ms`));
+fetch.onRetry(({ attempt, status, delayMs }) =>
+  console.log(`  retry after ${status} (attempt ${attempt}) in ${delayMs} ms`),
+);
 
 const items = Array.from({ length: 600 }, (_, i) => i);
 const started = performance.now();
@@ -17,7 +19,8 @@ const results = await Promise.allSettled(
   items.map(async (item) => {
     const res = await fetch(`${api.url}/jobs/${item}`, { method: 'PUT', body: JSON.stringify({ item }) });
     await res.arrayBuffer();
-    if (++done % 200 === 0) console.log(`  ${done} done at ${((performance.now() - started) / 1000).toFixed(2)} s`);
+    if (++done % 200 === 0)
+      console.log(`  ${done} done at ${((performance.now() - started) / 1000).toFixed(2)} s`);
     return res.status;
   }),
 );

@@ -20,11 +20,16 @@ for (const mode of ['observe', 'enforce'] as const) {
   for (let i = 0; i < 6; i++) {
     const res = await fetch(url);
     statuses.push(res.status);
-    if (i === 5) console.log(`  last response headers: RateLimit-Policy ${res.headers.get('ratelimit-policy')}, RateLimit ${res.headers.get('ratelimit')}, Retry-After ${res.headers.get('retry-after')}`);
+    if (i === 5)
+      console.log(
+        `  last response headers: RateLimit-Policy ${res.headers.get('ratelimit-policy')}, RateLimit ${res.headers.get('ratelimit')}, Retry-After ${res.headers.get('retry-after')}`,
+      );
     await res.arrayBuffer();
   }
   const m = limiter.metrics();
-  console.log(`${mode}: statuses ${statuses.join(' ')}; allowed ${m.allowed}, refused ${m.refused}, would refuse ${m.wouldRefuse}`);
+  console.log(
+    `${mode}: statuses ${statuses.join(' ')}; allowed ${m.allowed}, refused ${m.refused}, would refuse ${m.wouldRefuse}`,
+  );
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 }

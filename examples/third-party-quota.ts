@@ -28,6 +28,9 @@ const statuses = await Promise.all([
 ]);
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 console.log(`50 calls on two keys in ${seconds} s; statuses: ${[...new Set(statuses)].join(', ')}`);
-for (const s of fetch.stats()) console.log(`  ${s.key.slice(-10)}: sent ${s.sent}, 429s ${s.rateLimited}, rate ${s.learned.rate} (${s.learned.source})`);
+for (const s of fetch.stats())
+  console.log(
+    `  ${s.key.slice(-10)}: sent ${s.sent}, 429s ${s.rateLimited}, rate ${s.learned.rate} (${s.learned.source})`,
+  );
 console.log(`server refused: ${api.metrics().refused}`);
 await api.close();
