@@ -184,7 +184,12 @@ export class Pacer {
       const seen = this.#maxRemainingSeen + 1;
       this.#burst = Math.max(1, signal.limit === null ? seen : Math.min(signal.limit, seen));
     }
-    if (this.#source === null || this.#source === 'reset' || this.#source === 'estimate' || this.#source === 'aimd') {
+    if (
+      this.#source === null ||
+      this.#source === 'reset' ||
+      this.#source === 'estimate' ||
+      this.#source === 'aimd'
+    ) {
       this.#estimate({ at: now, remaining, sent: mark }, signal.limit);
     }
     if ((this.#source === null || this.#source === 'reset') && signal.limit !== null && signal.resetInMs) {

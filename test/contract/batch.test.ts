@@ -4,7 +4,7 @@
  * (N − burst) / rate = 2.4 s. Configured with the limit, the client gets zero 429s; unconfigured, it
  * learns the limit from the headers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import { type HeaderDialect, startServer } from '../../src/server/index.js';
