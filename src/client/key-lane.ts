@@ -37,6 +37,8 @@ export interface KeyStats {
   gate: { open: boolean; openInMs: number; reason: 'retry-after' | 'outage' | null };
   inFlight: number;
   queued: number;
+  /** With a `store`: whether its shared quota is in use or the local fallback is (`degraded`), and store failures. */
+  shared: { degraded: boolean; failures: number } | null;
 }
 
 /** Returned by a head that stepped aside for a call of higher priority. */
@@ -334,6 +336,7 @@ export class KeyLane {
       },
       inFlight: this.#inFlight,
       queued: this.#waiting,
+      shared: this.#shared ? { degraded: this.#shared.degraded, failures: this.#shared.failures } : null,
     };
   }
 }

@@ -13,6 +13,10 @@ import type { RateLimitStore, StoreLimit } from '../stores/store.js';
 
 /** After a store failure, calls use the local fallback this long before the store is tried again. */
 const RETRY_STORE_AFTER_MS = 1000;
+/** A store call that has not answered by then counts as failed (a store's own timeout should be shorter). */
+const STORE_DEADLINE_MS = 1000;
+/** Share of the burst (at least 2 units) the shared bucket leaves unused: processes on a busy machine jitter more. */
+const SHARED_CUSHION = 0.25;
 
 /** Shared pacing and gate of one key. */
 export class SharedQuota {
@@ -36,8 +40,11 @@ export class SharedQuota {
     this.#store = store;
     this.#key = key;
     this.#clock = clock;
-    // "rate/s with a burst of B" is B units per B/rate seconds (see StoreLimit).
-    this.#limit = { algorithm: 'token-bucket', limit: burst, windowMs: (burst / rate) * 1000 };
+    // "rate/s with a burst of B" is B units per B/rate seconds (see StoreLimit). As in local pacing,
+    // a cushion stays unused so that requests reaching the server closer together than they were
+    // booked (network and scheduling jitter across processes) never find its bucket empty.
+    const capacity = Math.max(1, burst - Math.max(2, Math.floor(burst * SHARED_CUSHION)));
+    this.#limit = { algorithm: 'token-bucket', limit: capacity, windowMs: (capacity / rate) * 1000 };
     const share = Math.max(1, expectedWorkers);
     this.#fallbackConfig = { capacity: Math.max(1, burst / share), refillPerSecond: rate / share };
     this.#fallback = fullBucket(this.#fallbackConfig, clock.now());
@@ -55,12 +62,19 @@ export class SharedQuota {
 
   async #call<T>(operation: () => Promise<T>): Promise<T | undefined> {
     if (this.degraded) return undefined;
+    const timer = new AbortController();
+    const timedOut = this.#clock.sleep(STORE_DEADLINE_MS, timer.signal).then(() => {
+      throw new Error(`store did not answer within ${STORE_DEADLINE_MS} ms`);
+    });
     try {
-      return await operation();
+      return await Promise.race([operation(), timedOut]);
     } catch {
       this.#failures++;
       this.#downUntil = this.#clock.now() + RETRY_STORE_AFTER_MS;
       return undefined;
+    } finally {
+      timer.abort();
+      timedOut.catch(() => {});
     }
   }
 

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createFetch } from '../../src/client/create-fetch.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { memoryStore } from '../../src/stores/memory.js';
+import type { RateLimitStore } from '../../src/stores/store.js';
+import { fakeFetch, runUntilSettled } from './fake-server.js';
+
+const URL_A = 'http://127.0.0.1:9/a';
+
+/** A store that can be switched to failing (rejecting) or hanging, around a working memory store. */
+function switchableStore(clock: ManualClock) {
+  const inner = memoryStore({ clock });
+  const state = { mode: 'up' as 'up' | 'down' | 'hang', calls: 0 };
+  const guard = <T>(op: () => Promise<T>): Promise<T> => {
+    state.calls++;
+    if (state.mode === 'down') return Promise.reject(new Error('ECONNREFUSED'));
+    if (state.mode === 'hang') return new Promise<T>(() => {});
+    return op();
+  };
+  const store: RateLimitStore = {
+    take: (key, limit, cost) => guard(() => inner.take(key, limit, cost)),
+    reserve: (key, limit, cost) => guard(() => inner.reserve(key, limit, cost)),
+    holdGate: (key, ms) => guard(() => inner.holdGate(key, ms)),
+    gateWait: (key) => guard(() => inner.gateWait(key)),
+  };
+  return { store, state };
+}
+
+describe('createFetch with a store', () => {
+  it('two clients on one store share one bucket: together they keep the rate', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const store = memoryStore({ clock });
+    const a = createFetch({ fetch: server.fetch, clock, store, rate: 10, burst: 4 });
+    const b = createFetch({ fetch: server.fetch, clock, store, rate: 10, burst: 4 });
+    const calls = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b)(URL_A));
+    await runUntilSettled(clock, calls, 5);
+    const times = server.seen.map((s) => s.at);
+    // Shared burst 4 less a cushion of 2, then one every 100 ms between both clients.
+    expect(times.filter((t) => t === 0)).toHaveLength(2);
+    expect(Math.max(...times)).toBeGreaterThanOrEqual(800);
+  });
+
+  it('a 429 seen by one client closes the shared gate for the other', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, (_s, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200 },
+    );
+    const store = memoryStore({ clock });
+    const a = createFetch({ fetch: server.fetch, clock, store, rate: 100, burst: 10, random: () => 0 });
+    const b = createFetch({ fetch: server.fetch, clock, store, rate: 100, burst: 10, random: () => 0 });
+    const first = a(URL_A);
+    await clock.advance(1);
+    const other = b(URL_A);
+    await runUntilSettled(clock, [first, other], 10);
+    expect(server.seen[1]!.at).toBeGreaterThanOrEqual(3000);
+    expect(server.seen[2]!.at).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('falls back to rate / expectedWorkers while the store is down or hangs, and recovers', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const { store, state } = switchableStore(clock);
+    const fetch = createFetch({ fetch: server.fetch, clock, store, rate: 40, burst: 4, expectedWorkers: 4 });
+    state.mode = 'down';
+    const down = await runUntilSettled(
+      clock,
+      Array.from({ length: 5 }, () => fetch(URL_A)),
+      5,
+    );
+    expect(down.every((r) => r.status === 'fulfilled')).toBe(true);
+    // Fallback: 10/s with a burst of 1 → one call every 100 ms.
+    expect(server.seen.map((s) => s.at)).toEqual([0, 100, 200, 300, 400]);
+    expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: true });
+
+    state.mode = 'hang';
+    await clock.advance(1000);
+    const hung = await runUntilSettled(clock, [fetch(URL_A)], 10);
+    expect(hung[0]!.status).toBe('fulfilled');
+
+    state.mode = 'up';
+    await clock.advance(1000);
+    const callsBefore = state.calls;
+    await runUntilSettled(clock, [fetch(URL_A)], 5);
+    expect(state.calls).toBeGreaterThan(callsBefore);
+    expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: false });
+  });
+
+  it('refuses a store without a rate at construction', () => {
+    expect(() => createFetch({ store: memoryStore() })).toThrow(
+      'Expected `rate` to be set when `store` is given',
+    );
+  });
+});
