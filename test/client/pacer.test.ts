@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Pacer } from '../../src/client/pacer.js';
+import { readRateLimit } from '../../src/signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../../src/signals/signal.js';
 
+/** A signal that says only `fields` (the rest as from a response without rate-limit headers). */
 function signal(fields: Partial<RateLimitSignal>): RateLimitSignal {
-  return {
-    retryAfterMs: null,
-    limit: null,
-    remaining: null,
-    resetInMs: null,
-    resetAtMs: null,
-    policies: [],
-    dialect: 'draft-6',
-    ...fields,
-  };
+  return { ...readRateLimit({ status: 200, headers: {} }), dialect: 'draft-6', ...fields };
 }
 
 /** Sends `n` units at `now`, returns the mark of the last. */

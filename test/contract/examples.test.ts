@@ -2,27 +2,18 @@
  * The examples run as documented, as child processes, against the reference server on loopback.
  * The Redis one uses REDIS_URL (as .ci/run exports) or starts a private redis-server.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runTsChild } from '../support/run-child.js';
 
 async function runExample(name: string): Promise<string> {
-  const file = fileURLToPath(new URL(`../../examples/${name}.ts`, import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearTimeout(killer);
-  expect(err).toBe('');
+  const { code, stdout, stderr } = await runTsChild(
+    fileURLToPath(new URL(`../../examples/${name}.ts`, import.meta.url)),
+    60_000,
+  );
+  expect(stderr).toBe('');
   expect(code).toBe(0);
-  return out;
+  return stdout;
 }
 
 describe('examples', () => {
@@ -40,8 +31,12 @@ describe('examples', () => {
   it('wrap-fetch and server run', async () => {
     expect(await runExample('wrap-fetch')).toContain('server refused: 0');
     const server = await runExample('server');
-    expect(server).toContain('observe: statuses 200 200 200 200 200 200; allowed 3, refused 0, would refuse 3');
-    expect(server).toContain('enforce: statuses 200 200 200 429 429 429; allowed 3, refused 3, would refuse 0');
+    expect(server).toContain(
+      'observe: statuses 200 200 200 200 200 200; allowed 3, refused 0, would refuse 3',
+    );
+    expect(server).toContain(
+      'enforce: statuses 200 200 200 429 429 429; allowed 3, refused 3, would refuse 0',
+    );
   }, 70_000);
 
   it('workers-redis: four processes share one quota through Redis', async () => {

@@ -1,0 +1,26 @@
+/** Runs a TypeScript file in a child Node process (through tsx) and collects what it printed. */
+import { spawn } from 'node:child_process';
+
+/** Exit code, stdout and stderr of a finished child. */
+export interface ChildResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `file` with `node --import tsx`; kills it after `limitMs` (then `code` is null). */
+export async function runTsChild(file: string, limitMs: number): Promise<ChildResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  clearTimeout(killer);
+  return { code, stdout, stderr };
+}
