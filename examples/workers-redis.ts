@@ -25,7 +25,12 @@ if (process.argv[2] === 'worker') {
   const [serverUrl, redisUrl] = process.argv.slice(3) as [string, string];
   const redis = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
   await redis.connect();
-  const fetch = createFetch({ rate: RATE, burst: BURST, store: redisStore({ client: redis }), expectedWorkers: WORKERS });
+  const fetch = createFetch({
+    rate: RATE,
+    burst: BURST,
+    store: redisStore({ client: redis }),
+    expectedWorkers: WORKERS,
+  });
   let next = 0;
   let failures = 0;
   const firstAt = Date.now();
@@ -47,10 +52,14 @@ if (process.argv[2] === 'worker') {
   const server = await startServer({ rate: RATE, burst: BURST, headers: 'ietf', keyHeader: 'x-api-key' });
   const started = performance.now();
   const workers: ChildProcess[] = Array.from({ length: WORKERS }, () =>
-    spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'worker', server.url, redisUrl], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, HEADWAY_PREFIX: prefix },
-    }),
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), 'worker', server.url, redisUrl],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, HEADWAY_PREFIX: prefix },
+      },
+    ),
   );
   const outputs = await Promise.all(
     workers.map(async (worker) => {
@@ -64,7 +73,8 @@ if (process.argv[2] === 'worker') {
     }),
   );
   // From the first worker's first call to the last worker's last answer (process start-up excluded).
-  const seconds = (Math.max(...outputs.map((o) => o.lastAt)) - Math.min(...outputs.map((o) => o.firstAt))) / 1000;
+  const seconds =
+    (Math.max(...outputs.map((o) => o.lastAt)) - Math.min(...outputs.map((o) => o.firstAt))) / 1000;
   const withStartup = (performance.now() - started) / 1000;
   const total = WORKERS * PER_WORKER;
   const minimum = (total - BURST) / RATE;
@@ -85,15 +95,23 @@ async function redisForExample(): Promise<{ url: string; stop: () => Promise<voi
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as { port: number }).port;
   await new Promise((resolve) => probe.close(resolve));
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   redis.on('error', (error) => {
     console.error(`cannot start redis-server (${error.message}); set REDIS_URL or install redis-server`);
     process.exit(1);
   });
   for (let attempt = 0; ; attempt++) {
-    const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => {});
     try {
       await client.connect();
