@@ -3,7 +3,7 @@ import { dialects } from '../../src/server/headers/index.js';
 import { quotaOf } from '../../src/server/headers/quota.js';
 import type { HeaderDialect } from '../../src/server/headers/types.js';
 import { resolvePolicy } from '../../src/server/policy.js';
-import { readBack } from './read-headers.js';
+import { readRateLimit } from '../../src/signals/read-rate-limit.js';
 
 const wallNowMs = Date.UTC(2026, 0, 1, 0, 0, 0, 250);
 const policy = resolvePolicy({ limit: 100, windowMs: 60_000, name: 'api' }, 'fixed-window');
@@ -50,15 +50,17 @@ describe('header dialects', () => {
   });
 
   it.each(['ietf', 'draft-7', 'draft-6', 'x-ratelimit'] as HeaderDialect[])(
-    '%s round-trips through a reader',
+    '%s round-trips through the client’s readRateLimit',
     (dialect) => {
       const headers = new Headers(dialects[dialect]({ policy, decision, wallNowMs }));
-      const read = readBack(dialect, (name) => headers.get(name), wallNowMs);
+      const read = readRateLimit({ status: 200, headers }, { receivedAt: wallNowMs });
       expect(read.remaining).toBe(50);
-      expect(read.resetSeconds).toBeGreaterThanOrEqual(5);
-      expect(read.resetSeconds).toBeLessThanOrEqual(6);
-      if (dialect !== 'x-ratelimit') expect([read.q, read.w]).toEqual([100, 60]);
-      if (dialect !== 'ietf') expect(read.limit).toBe(100);
+      // The reset is 4.2 s away: whole seconds round it up (5 s), an epoch second lands within 1 s after it.
+      if (dialect === 'x-ratelimit')
+        expect(read.resetInMs).toBe(Math.ceil((wallNowMs + 4_200) / 1000) * 1000 - wallNowMs);
+      else expect(read.resetInMs).toBe(5000);
+      if (dialect !== 'x-ratelimit') expect(read.policies[0]).toMatchObject({ quota: 100, windowMs: 60_000 });
+      expect(read.limit).toBe(100);
     },
   );
 });
