@@ -41,18 +41,7 @@ end
 local function ms_until(tk, at, need)
   local function enough(ms) return refill(tk, at, at + ms) >= need - EPS end
   if enough(0) then return 0 end
-  local ms = math.ceil(((need - tk) * 1000) / rps)
-  local i = 0
-  while i < MAX_STEPS and ms > 1 and enough(ms - 1) do
-    ms = ms - 1
-    i = i + 1
-  end
-  i = 0
-  while i < MAX_STEPS and not enough(ms) do
-    ms = ms + 1
-    i = i + 1
-  end
-  return ms
+  return exact_wait(((need - tk) * 1000) / rps, enough)
 end
 
 tokens = refill(tokens, ts, now)
