@@ -6,6 +6,9 @@ import type { Clock } from '../core/clock.js';
 import type { CallFacts } from '../errors.js';
 import { AbortError, DeadlineExceededError } from '../errors.js';
 
+/** The reason internal timers are cancelled with: made once, not per call. */
+const DISPOSED = Object.freeze(new Error('call settled'));
+
 /** The signal, deadline and facts of one call. */
 export class CallContext {
   readonly facts: CallFacts;
@@ -15,7 +18,8 @@ export class CallContext {
   readonly #deadlineAt: number;
   readonly #clock: Clock;
   readonly #controller: AbortController | undefined;
-  readonly #timers = new AbortController();
+  /** Cancels the deadline timer; made only when there is a deadline. */
+  #timers: AbortController | undefined;
   readonly #callerSignal: AbortSignal | undefined;
   readonly #onCallerAbort = () => this.#controller?.abort(new AbortError(this.#callerSignal?.reason));
 
@@ -36,6 +40,7 @@ export class CallContext {
     if (callerSignal?.aborted) this.#onCallerAbort();
     else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
     if (deadlineMs !== undefined) {
+      this.#timers = new AbortController();
       clock.sleep(deadlineMs, this.#timers.signal).then(
         () => this.#controller?.abort(new DeadlineExceededError(this.facts, deadlineMs)),
         () => {},
@@ -91,7 +96,7 @@ export class CallContext {
       signal: controller.signal,
       timedOut: () => fired,
       done: () => {
-        timer.abort();
+        timer.abort(DISPOSED);
         this.signal?.removeEventListener('abort', onAbort);
       },
     };
@@ -99,7 +104,7 @@ export class CallContext {
 
   /** Clears every timer and listener of the call. */
   dispose(): void {
-    this.#timers.abort();
+    this.#timers?.abort(DISPOSED);
     this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
   }
 }

@@ -57,6 +57,9 @@ export interface LaneHooks {
   onHold(reason: HoldReason, waitMs: number): void;
 }
 
+/** The reason a sleep cut short by a change is cancelled with: made once, not per wait. */
+const WOKEN = Object.freeze(new Error('woken'));
+
 /** Calls allowed in flight before the first response tells anything about the server. */
 const INITIAL_WINDOW = 4;
 /** Share of a gate's length added as random spread, so a reset instant is not a stampede. */
@@ -288,7 +291,7 @@ export class KeyLane {
       if (!(error instanceof AbortError) || signal?.aborted) throw error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      stop.abort();
+      stop.abort(WOKEN);
     }
     if (signal?.aborted) throw new AbortError(signal.reason);
   }

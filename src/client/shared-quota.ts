@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { BucketConfig, BucketState } from '../core/token-bucket.js';
-import { fullBucket, reserve } from '../core/token-bucket.js';
+import { reserve } from '../core/token-bucket.js';
 import type { RateLimitStore, StoreLimit } from '../stores/store.js';
 
 /** After a store failure, calls use the local fallback this long before the store is tried again. */
@@ -47,7 +47,9 @@ export class SharedQuota {
     this.#limit = { algorithm: 'token-bucket', limit: capacity, windowMs: (capacity / rate) * 1000 };
     const share = Math.max(1, expectedWorkers);
     this.#fallbackConfig = { capacity: Math.max(1, burst / share), refillPerSecond: rate / share };
-    this.#fallback = fullBucket(this.#fallbackConfig, clock.now());
+    // The fallback starts empty: when the store first fails, the shared bucket may just have been
+    // drained, and a full local bucket in every process would add a burst on top of it.
+    this.#fallback = { tokens: 0, updatedAt: clock.now() };
   }
 
   /** True while the store is considered down and local fallback pacing is in use. */

@@ -69,8 +69,8 @@ describe('createFetch with a store', () => {
       5,
     );
     expect(down.every((r) => r.status === 'fulfilled')).toBe(true);
-    // Fallback: 10/s with a burst of 1 → one call every 100 ms.
-    expect(server.seen.map((s) => s.at)).toEqual([0, 100, 200, 300, 400]);
+    // Fallback: 10/s with a burst of 1, starting empty → one call every 100 ms.
+    expect(server.seen.map((s) => s.at)).toEqual([100, 200, 300, 400, 500]);
     expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: true });
 
     state.mode = 'hang';
