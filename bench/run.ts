@@ -14,6 +14,7 @@ import { machine, peerVersions, redisVersion } from './lib/machine.js';
 import { stopBenchRedis } from './lib/redis.js';
 import { Report } from './lib/report.js';
 import { dialects, runS1, s1Clients } from './s1-batch.js';
+import { runS2 } from './s2-outage.js';
 
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
@@ -32,7 +33,7 @@ try {
         workers: 16,
         dialects,
         clients: s1Clients,
-        capMs: 30_000,
+        capMs: 12_000,
       });
     if (wanted('S1b'))
       await runS1(report, 'S1b', {
@@ -41,7 +42,15 @@ try {
         workers: 'all',
         dialects,
         clients: s1Clients,
-        capMs: 30_000,
+        capMs: 12_000,
+      });
+    if (wanted('S2'))
+      await runS2(report, {
+        reps: args.reps,
+        ratePerSecond: 100,
+        durationMs: 3000,
+        failForMs: 1000,
+        capMs: 20_000,
       });
   }
 } finally {

@@ -4,9 +4,11 @@
  * theoretical minimum (N − burst) / rate; 429s and attempts are what the server saw.
  *
  * Headway runs configured (`{ rate: 200, burst: 20 }`) and unconfigured (learning the limit) in
- * every dialect; ky, whose retry reads RateLimit-Reset/X-RateLimit-Reset when Retry-After is
- * absent, in every dialect too; the other peers read at most Retry-After (identical in every
- * dialect) or are hand-set to the limit, so they run on `ietf` only.
+ * every dialect. The peers run on `ietf` only: bottleneck and p-queue are hand-set to the limit and
+ * read no header; p-retry and the loops read none; got and undici's RetryAgent read only
+ * Retry-After, which the reference server sends on every 429 in every dialect. ky also reads
+ * RateLimit-Reset / X-RateLimit-Reset, but only when Retry-After is absent (never, here); it runs on
+ * `none` (Retry-After alone) as well, to show that.
  */
 import type { HeaderDialect } from '../src/server/index.js';
 import { allClients, type ClientSpec } from './lib/clients.js';
@@ -39,7 +41,7 @@ export function s1Cells(clients: readonly ClientSpec[], dialectList: readonly He
   const cells: Cell[] = [];
   for (const dialect of dialectList)
     for (const spec of clients)
-      if (spec.headway || spec.dialectSensitive || dialect === dialectList[0])
+      if (spec.headway || dialect === dialectList[0] || (spec.dialectSensitive && dialect === 'none'))
         cells.push({ spec, dialect, runs: [] });
   return cells;
 }

@@ -215,7 +215,17 @@ export const gotClient: ClientSpec = {
   headway: false,
   make(ctx) {
     const count = ctx.onAttempt;
-    const client = count ? got.extend({ hooks: { beforeRequest: [() => count()] } }) : got;
+    const client = count
+      ? got.extend({
+          hooks: {
+            beforeRequest: [
+              () => {
+                count(); // return nothing: a value returned here would replace the response
+              },
+            ],
+          },
+        })
+      : got;
     return {
       get: (url) => client(url).then((res) => ({ ok: res.ok, status: res.statusCode }), failed),
       close: none,
