@@ -15,6 +15,8 @@ import { stopBenchRedis } from './lib/redis.js';
 import { Report } from './lib/report.js';
 import { dialects, runS1, s1Clients } from './s1-batch.js';
 import { runS2 } from './s2-outage.js';
+import { runS4, s4Pairs } from './s4-overhead.js';
+import { runS5 } from './s5-server.js';
 
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
@@ -25,6 +27,7 @@ try {
   if (args.smoke) {
     const clients = [headwayConfigured, headwayLearning, kyClient];
     await runS1(report, 'S1', { n: 200, reps: 1, workers: 16, dialects: ['ietf'], clients, capMs: 20_000 });
+    await runS4(report, { n: 2000, concurrency: 32, reps: 1, pairs: s4Pairs.slice(0, 2) });
   } else {
     if (wanted('S1'))
       await runS1(report, 'S1', {
@@ -51,6 +54,16 @@ try {
         durationMs: 3000,
         failForMs: 1000,
         capMs: 20_000,
+      });
+    if (wanted('S4')) await runS4(report, { n: 20_000, concurrency: 32, reps: args.reps, pairs: s4Pairs });
+    if (wanted('S5'))
+      await runS5(report, {
+        reps: args.reps,
+        ops: 300_000,
+        manyKeys: 100_000,
+        heapKeys: 1_000_000,
+        redisMs: 2000,
+        redis: true,
       });
   }
 } finally {
