@@ -7,14 +7,16 @@ export interface BenchArgs {
   reps: number;
   /** One short rep of S1 and S4, for CI. */
   smoke: boolean;
+  /** Every cell of every scenario (the default trims S1b, S3 and S4 to stay under 5 minutes). */
+  full: boolean;
   /** Where the Markdown report goes; `''` = do not write. */
   out: string;
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5]] [--reps N] [--smoke] [--out FILE|--no-write]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { scenarios: [], reps: 1, smoke: false, out: 'bench/RESULTS.md' };
+  const args: BenchArgs = { scenarios: [], reps: 1, smoke: false, full: false, out: 'bench/RESULTS.md' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {

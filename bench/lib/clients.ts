@@ -23,8 +23,11 @@ export interface ClientContext {
   known: { rate: number; burst: number };
   /** Called once per attempt the client sends; `undefined` in S4, so transports are not wrapped. */
   onAttempt?: (() => void) | undefined;
-  /** Bottleneck clustering (S3): its ioredis connection. */
+  /** Bottleneck clustering (S3): its Redis, and a limiter id unique to the run. */
   redisUrl?: string;
+  clusterId?: string;
+  /** Request headers (S3: the API key). */
+  headers?: Record<string, string>;
 }
 
 export interface BenchClient {
@@ -93,7 +96,8 @@ export const headwayConfigured: ClientSpec = {
   headway: true,
   make(ctx) {
     const fetch = createFetch({ rate: ctx.known.rate, burst: ctx.known.burst, fetch: globalTransport(ctx) });
-    return { get: (url) => fetch(url).then(settle, failed), close: none };
+    const init = ctx.headers ? { headers: ctx.headers } : undefined;
+    return { get: (url) => fetch(url, init).then(settle, failed), close: none };
   },
 };
 
@@ -328,6 +332,7 @@ export const bottleneckClient: ClientSpec = {
     const fetch = globalTransport(ctx);
     const clustered = ctx.redisUrl !== undefined;
     const refreshMs = clustered ? 5000 : 1000;
+    const init = ctx.headers ? { headers: ctx.headers } : undefined;
     const limiter = new Bottleneck({
       reservoir: (rate * refreshMs) / 1000,
       reservoirRefreshAmount: (rate * refreshMs) / 1000,
@@ -335,10 +340,13 @@ export const bottleneckClient: ClientSpec = {
       minTime: 1000 / rate,
       ...(clustered
         ? {
-            id: 'headway-bench-s3',
+            id: ctx.clusterId ?? 'headway-bench',
             datastore: 'ioredis',
             clearDatastore: false,
-            clientOptions: ctx.redisUrl,
+            clientOptions: {
+              host: new URL(ctx.redisUrl!).hostname,
+              port: Number(new URL(ctx.redisUrl!).port),
+            },
           }
         : {}),
     } as Bottleneck.ConstructorOptions);
@@ -349,7 +357,7 @@ export const bottleneckClient: ClientSpec = {
       get: (url) =>
         limiter
           .schedule(async () => {
-            const res = await fetch(url);
+            const res = await fetch(url, init);
             if (res.status === 429) {
               await res.arrayBuffer();
               throw new RateLimited(retryAfterMs(res));
