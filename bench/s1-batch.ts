@@ -26,6 +26,8 @@ export interface S1Options {
   dialects: readonly HeaderDialect[];
   clients: readonly ClientSpec[];
   capMs: number;
+  /** Also run the dialect-sensitive peers (ky) on `none`. */
+  peersOnNone: boolean;
 }
 
 export const S1_RATE = 200;
@@ -37,11 +39,19 @@ interface Cell {
   runs: RunResult[];
 }
 
-export function s1Cells(clients: readonly ClientSpec[], dialectList: readonly HeaderDialect[]): Cell[] {
+export function s1Cells(
+  clients: readonly ClientSpec[],
+  dialectList: readonly HeaderDialect[],
+  peersOnNone: boolean,
+): Cell[] {
   const cells: Cell[] = [];
   for (const dialect of dialectList)
     for (const spec of clients)
-      if (spec.headway || dialect === dialectList[0] || (spec.dialectSensitive && dialect === 'none'))
+      if (
+        spec.headway ||
+        dialect === dialectList[0] ||
+        (peersOnNone && spec.dialectSensitive && dialect === 'none')
+      )
         cells.push({ spec, dialect, runs: [] });
   return cells;
 }
@@ -60,7 +70,7 @@ function interleave(cells: readonly Cell[]): Cell[] {
 
 export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): Promise<void> {
   const minMs = ((o.n - S1_BURST) / S1_RATE) * 1000;
-  const cells = interleave(s1Cells(o.clients, o.dialects));
+  const cells = interleave(s1Cells(o.clients, o.dialects, o.peersOnNone));
   await warmUp(o.clients);
   for (let rep = 0; rep < o.reps; rep++) {
     const order = rep % 2 === 0 ? rotate(cells, rep) : rotate(cells, rep).reverse();
@@ -88,6 +98,8 @@ export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): P
       refused: m((r) => r.refused),
       attempts: m((r) => r.allowed + r.refused),
       failed: m((r) => r.failed + r.unfinished),
+      gaveUp: m((r) => r.failed),
+      unfinished: m((r) => r.unfinished),
       capped: cell.runs.some((r) => r.timedOut),
     };
   });
@@ -95,9 +107,9 @@ export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): P
   report.table(
     `${name}: ${o.n} GETs, ${how}, server ${S1_RATE} req/s burst ${S1_BURST}`,
     `Theoretical minimum (N − burst) / rate = ${fixed(minMs / 1000, 2)} s. Medians of ${o.reps} rep(s). ` +
-      `"429s" and "attempts" are what the server saw; "failed" = calls that did not end in a 2xx` +
-      ` (or had not ended when the ${o.capMs / 1000} s cap struck, marked ⏱).`,
-    ['client', 'dialect', 'wall s', '÷ min', '429s', 'attempts', 'failed'],
+      `"429s" and "attempts" are what the server saw; "failed" = calls that ended without a 2xx;` +
+      ` "unfinished" = calls still waiting when the ${o.capMs / 1000} s cap struck (the run is marked ⏱ and its wall is the cap).`,
+    ['client', 'dialect', 'wall s', '÷ min', '429s', 'attempts', 'failed', 'unfinished'],
     summary.map((s) => [
       s.cell.spec.headway ? `**${s.cell.spec.label}**` : s.cell.spec.label,
       s.cell.dialect,
@@ -105,7 +117,8 @@ export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): P
       `${fixed(s.ratio, 3)}×`,
       int(s.refused),
       int(s.attempts),
-      int(s.failed),
+      int(s.gaveUp),
+      int(s.unfinished),
     ]),
   );
 
@@ -115,7 +128,7 @@ export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): P
     (a, b) => a.failed - b.failed || a.refused - b.refused || a.ratio - b.ratio,
   )[0];
   const bestText = best
-    ? `${best.cell.spec.label}${best.cell.dialect === 'ietf' ? '' : ` (${best.cell.dialect})`}: ${fixed(best.ratio, 3)}×, ${int(best.refused)}×429, ${int(best.failed)} failed`
+    ? `${best.cell.spec.label}${best.cell.dialect === 'ietf' ? '' : ` (${best.cell.dialect})`}: ${fixed(best.ratio, 3)}×, ${int(best.refused)}×429, ${int(best.failed)} failed or unfinished`
     : '—';
   for (const s of summary) {
     if (!s.cell.spec.headway) continue;

@@ -53,7 +53,14 @@ async function runOnce(spec: ClientSpec, o: S2Options): Promise<S2Run> {
   const server = await startServer({ port: 0, rate: 1e9, burst: 1e9, failForMs: o.failForMs });
   const url = `${server.url}/items`;
   let attempts = 0;
-  const client = spec.make({ known: { rate: 1e9, burst: 1e9 }, onAttempt: () => attempts++ });
+  const run = new AbortController();
+  const client = spec.make({
+    known: { rate: 1e9, burst: 1e9 },
+    onAttempt: () => {
+      attempts++;
+    },
+    signal: run.signal,
+  });
   const requests = Math.round((o.ratePerSecond * o.durationMs) / 1000);
   const gapMs = 1000 / o.ratePerSecond;
   let ok = 0;
@@ -82,6 +89,7 @@ async function runOnce(spec: ClientSpec, o: S2Options): Promise<S2Run> {
   ]);
   clearTimeout(cap);
   const result = { requests, attempts, ok, failed, unfinished: requests - ok - failed, lastFinishMs };
+  run.abort(new Error('run over'));
   await Promise.race([client.close(), sleep(1000)]);
   await server.close();
   return result;

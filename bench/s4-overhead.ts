@@ -52,6 +52,7 @@ async function rps(spec: ClientSpec, o: S4Options): Promise<number> {
     capMs: 120_000,
     server: { rate: 1e9, burst: 1e9 },
     known: { rate: 1e9, burst: 1e9 },
+    stoppable: false,
   });
   if (r.failed > 0 || r.timedOut) throw new Error(`S4: ${spec.label} failed ${r.failed} calls`);
   return (n * 1000) / r.wallMs;

@@ -11,12 +11,24 @@ export interface BenchArgs {
   full: boolean;
   /** Where the Markdown report goes; `''` = do not write. */
   out: string;
+  /** Internal (the runner's children): write `{ sections, verdicts }` here instead of a report. */
+  json: string;
+  /** Internal: run the default profile's trimmed cells even though a scenario is named. */
+  trimmed: boolean;
 }
 
 export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
-  const args: BenchArgs = { scenarios: [], reps: 1, smoke: false, full: false, out: 'bench/RESULTS.md' };
+  const args: BenchArgs = {
+    scenarios: [],
+    reps: 1,
+    smoke: false,
+    full: false,
+    out: 'bench/RESULTS.md',
+    json: '',
+    trimmed: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -33,6 +45,8 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     } else if (arg === '--smoke') args.smoke = true;
     else if (arg === '--out') args.out = value();
     else if (arg === '--no-write') args.out = '';
+    else if (arg === '--json') args.json = value();
+    else if (arg === '--trimmed') args.trimmed = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
       process.exit(0);

@@ -26,6 +26,8 @@ export interface ClientContext {
   /** Bottleneck clustering (S3): its Redis, and a limiter id unique to the run. */
   redisUrl?: string;
   clusterId?: string;
+  /** Aborted when the run is over: a capped run's retries and waits stop instead of running on. */
+  signal?: AbortSignal;
   /** Request headers (S3: the API key). */
   headers?: Record<string, string>;
 }
@@ -63,25 +65,28 @@ function statusOf(error: unknown): number {
   return e?.response?.status ?? e?.response?.statusCode ?? e?.statusCode ?? e?.status ?? 0;
 }
 
-/** The global fetch, counted per attempt when asked. */
-function globalTransport(ctx: ClientContext): FetchLike {
-  const count = ctx.onAttempt;
-  if (!count) return (input, init) => globalThis.fetch(input, init);
+/** `init` with the run's signal added (combined with the caller's own, if any). */
+function withRunSignal(
+  init: RequestInit | undefined,
+  signal: AbortSignal | undefined,
+): RequestInit | undefined {
+  if (!signal) return init;
+  return { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal };
+}
+
+/** A transport counted per attempt when asked, and stopped by the run's signal. */
+function wrap(transport: FetchLike, ctx: ClientContext): FetchLike {
+  const { onAttempt: count, signal } = ctx;
+  if (!count && !signal) return transport;
   return (input, init) => {
-    count();
-    return globalThis.fetch(input, init);
+    count?.();
+    return transport(input, withRunSignal(init, signal));
   };
 }
 
+const globalTransport = (ctx: ClientContext) => wrap((input, init) => globalThis.fetch(input, init), ctx);
 const undiciFetchLike = undiciFetch as unknown as FetchLike;
-function undiciTransport(ctx: ClientContext): FetchLike {
-  const count = ctx.onAttempt;
-  if (!count) return undiciFetchLike;
-  return (input, init) => {
-    count();
-    return undiciFetchLike(input, init);
-  };
-}
+const undiciTransport = (ctx: ClientContext) => wrap(undiciFetchLike, ctx);
 
 /** Retry-After in ms (delay-seconds only: what the reference server sends), default 1 s. */
 const retryAfterMs = (res: Response) => (Number(res.headers.get('retry-after')) || 1) * 1000;
@@ -96,7 +101,10 @@ export const headwayConfigured: ClientSpec = {
   headway: true,
   make(ctx) {
     const fetch = createFetch({ rate: ctx.known.rate, burst: ctx.known.burst, fetch: globalTransport(ctx) });
-    const init = ctx.headers ? { headers: ctx.headers } : undefined;
+    const init = {
+      ...(ctx.headers ? { headers: ctx.headers } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    };
     return { get: (url) => fetch(url, init).then(settle, failed), close: none };
   },
 };
@@ -109,7 +117,8 @@ export const headwayLearning: ClientSpec = {
   headway: true,
   make(ctx) {
     const fetch = createFetch({ fetch: globalTransport(ctx) });
-    return { get: (url) => fetch(url).then(settle, failed), close: none };
+    const init = ctx.signal ? { signal: ctx.signal } : undefined;
+    return { get: (url) => fetch(url, init).then(settle, failed), close: none };
   },
 };
 
@@ -122,7 +131,8 @@ export const headwayUndici: ClientSpec = {
   headway: true,
   make(ctx) {
     const fetch = createFetch({ fetch: undiciTransport(ctx) });
-    return { get: (url) => fetch(url).then(settle, failed), close: none };
+    const init = ctx.signal ? { signal: ctx.signal } : undefined;
+    return { get: (url) => fetch(url, init).then(settle, failed), close: none };
   },
 };
 
@@ -173,11 +183,14 @@ export const pRetryClient: ClientSpec = {
     const fetch = globalTransport(ctx);
     return {
       get: (url) =>
-        pRetry(async () => {
-          const outcome = await settle(await fetch(url));
-          if (retryable(outcome.status)) throw Object.assign(new Error(`HTTP ${outcome.status}`), outcome);
-          return outcome;
-        }).catch(failed),
+        pRetry(
+          async () => {
+            const outcome = await settle(await fetch(url));
+            if (retryable(outcome.status)) throw Object.assign(new Error(`HTTP ${outcome.status}`), outcome);
+            return outcome;
+          },
+          ctx.signal ? { signal: ctx.signal } : {},
+        ).catch(failed),
       close: none,
     };
   },
@@ -231,7 +244,11 @@ export const gotClient: ClientSpec = {
         })
       : got;
     return {
-      get: (url) => client(url).then((res) => ({ ok: res.ok, status: res.statusCode }), failed),
+      get: (url) =>
+        client(url, ctx.signal ? { signal: ctx.signal } : {}).then(
+          (res) => ({ ok: res.ok, status: res.statusCode }),
+          failed,
+        ),
       close: none,
     };
   },
@@ -260,7 +277,7 @@ export const retryAgentClient: ClientSpec = {
     return {
       async get(url) {
         try {
-          const res = await undiciRequest(url, { dispatcher });
+          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
           await res.body.arrayBuffer();
           return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
         } catch (error) {
@@ -284,7 +301,7 @@ export const undiciRequestRaw: ClientSpec = {
     return {
       async get(url) {
         try {
-          const res = await undiciRequest(url, { dispatcher });
+          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
           await res.body.arrayBuffer();
           return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
         } catch (error) {

@@ -26,13 +26,22 @@ export interface RunPlan {
   capMs: number;
   server: Partial<ServeOptions>;
   known: ClientContext['known'];
+  /** Hand clients a signal aborted when the run ends (S1, S1b); S4 passes false so no transport is wrapped. @default true */
+  stoppable?: boolean;
 }
 
 export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunResult> {
   const server: RunningServer = await startServer({ port: 0, ...plan.server });
   const url = `${server.url}/items`;
   let attempts = 0;
-  const client = spec.make({ known: plan.known, onAttempt: () => attempts++ });
+  const run = new AbortController();
+  const client = spec.make({
+    known: plan.known,
+    onAttempt: () => {
+      attempts++;
+    },
+    ...(plan.stoppable === false ? {} : { signal: run.signal }),
+  });
   let ok = 0;
   let failed = 0;
   let next = 0;
@@ -63,6 +72,7 @@ export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunRes
   stopped = true;
   const { allowed, refused } = server.metrics();
   const attemptsSoFar = attempts;
+  run.abort(new Error('run over'));
   await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 1000))]);
   await server.close();
   return {
