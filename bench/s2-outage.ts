@@ -7,6 +7,7 @@
  * it reaches plain fetch.
  */
 
+import { setMaxListeners } from 'node:events';
 import { startServer } from '../src/server/index.js';
 import {
   type ClientSpec,
@@ -54,6 +55,7 @@ async function runOnce(spec: ClientSpec, o: S2Options): Promise<S2Run> {
   const url = `${server.url}/items`;
   let attempts = 0;
   const run = new AbortController();
+  setMaxListeners(0, run.signal); // one listener per call in flight
   const client = spec.make({
     known: { rate: 1e9, burst: 1e9 },
     onAttempt: () => {

@@ -2,6 +2,7 @@
  * One measured run of a client against a fresh reference server: `n` GETs driven by `workers`
  * workers pulling from a shared counter, or all fired at once (`workers: 'all'`).
  */
+import { setMaxListeners } from 'node:events';
 import { type RunningServer, type ServeOptions, startServer } from '../../src/server/index.js';
 import type { ClientContext, ClientSpec } from './clients.js';
 
@@ -35,6 +36,7 @@ export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunRes
   const url = `${server.url}/items`;
   let attempts = 0;
   const run = new AbortController();
+  setMaxListeners(0, run.signal); // one listener per call in flight
   const client = spec.make({
     known: plan.known,
     onAttempt: () => {
