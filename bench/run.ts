@@ -58,7 +58,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         workers: 16,
         dialects,
         clients: s1Clients,
-        capMs: 10_000,
+        capMs: 8_000,
         peersOnNone: full,
       });
     if (wanted('S1b'))
@@ -68,7 +68,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         workers: 'all',
         dialects: full ? dialects : ['ietf', 'none'],
         clients: full ? s1Clients : s1Clients.filter((c) => c.headway || s1bShortPeers.includes(c)),
-        capMs: 10_000,
+        capMs: 8_000,
         peersOnNone: full,
       });
     if (wanted('S2'))
