@@ -1,0 +1,56 @@
+/** Command line of `npm run bench`. */
+
+export interface BenchArgs {
+  /** Scenarios to run (upper case, e.g. `S1`, `S1B`); empty = all. */
+  scenarios: string[];
+  /** Repetitions per measurement (medians are reported). */
+  reps: number;
+  /** One short rep of S1 and S4, for CI. */
+  smoke: boolean;
+  /** Every cell of every scenario (the default trims S1b, S3 and S4 to stay under 5 minutes). */
+  full: boolean;
+  /** Where the Markdown report goes; `''` = do not write. */
+  out: string;
+  /** Internal (the runner's children): write `{ sections, verdicts }` here instead of a report. */
+  json: string;
+  /** Internal: run the default profile's trimmed cells even though a scenario is named. */
+  trimmed: boolean;
+}
+
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
+
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const args: BenchArgs = {
+    scenarios: [],
+    reps: 1,
+    smoke: false,
+    full: false,
+    out: 'bench/RESULTS.md',
+    json: '',
+    trimmed: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value\n${usage}`);
+      return next;
+    };
+    if (arg === '--scenario' || arg === '--scenarios')
+      args.scenarios.push(...value().toUpperCase().split(',').filter(Boolean));
+    else if (arg === '--reps') {
+      args.reps = Number(value());
+      if (!Number.isInteger(args.reps) || args.reps < 1 || args.reps > 50)
+        throw new Error(`--reps must be an integer in 1–50\n${usage}`);
+    } else if (arg === '--smoke') args.smoke = true;
+    else if (arg === '--out') args.out = value();
+    else if (arg === '--no-write') args.out = '';
+    else if (arg === '--json') args.json = value();
+    else if (arg === '--trimmed') args.trimmed = true;
+    else if (arg === '--help' || arg === '-h') {
+      console.log(usage);
+      process.exit(0);
+    } else throw new Error(`Unknown argument ${arg}\n${usage}`);
+  }
+  return args;
+}

@@ -1,0 +1,102 @@
+/**
+ * One measured run of a client against a fresh reference server: `n` GETs driven by `workers`
+ * workers pulling from a shared counter, or all fired at once (`workers: 'all'`).
+ */
+import { setMaxListeners } from 'node:events';
+import { type RunningServer, type ServeOptions, startServer } from '../../src/server/index.js';
+import type { ClientContext, ClientSpec } from './clients.js';
+
+export interface RunResult {
+  wallMs: number;
+  ok: number;
+  failed: number;
+  /** Calls that had not settled when the cap struck. */
+  unfinished: number;
+  /** Attempts the client sent (counted at its transport). */
+  attempts: number;
+  /** What the server saw. */
+  allowed: number;
+  refused: number;
+  timedOut: boolean;
+}
+
+export interface RunPlan {
+  n: number;
+  workers: number | 'all';
+  /** Give up waiting after this long (the run is reported as timed out). */
+  capMs: number;
+  server: Partial<ServeOptions>;
+  known: ClientContext['known'];
+  /** Hand clients a signal aborted when the run ends (S1, S1b); S4 passes false so no transport is wrapped. @default true */
+  stoppable?: boolean;
+}
+
+export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunResult> {
+  const server: RunningServer = await startServer({ port: 0, ...plan.server });
+  const url = `${server.url}/items`;
+  let attempts = 0;
+  const run = new AbortController();
+  setMaxListeners(0, run.signal); // one listener per call in flight
+  const client = spec.make({
+    known: plan.known,
+    onAttempt: () => {
+      attempts++;
+    },
+    ...(plan.stoppable === false ? {} : { signal: run.signal }),
+  });
+  let ok = 0;
+  let failed = 0;
+  let next = 0;
+  let stopped = false;
+  const one = async () => {
+    const outcome = await client.get(url);
+    if (outcome.ok) ok++;
+    else failed++;
+  };
+  const worker = async () => {
+    while (!stopped && next < plan.n) {
+      next++;
+      await one();
+    }
+  };
+  let cap: NodeJS.Timeout | undefined;
+  const capped = new Promise<'cap'>((resolve) => {
+    cap = setTimeout(() => resolve('cap'), plan.capMs);
+  });
+  const start = performance.now();
+  const work =
+    plan.workers === 'all'
+      ? Promise.all(Array.from({ length: plan.n }, one))
+      : Promise.all(Array.from({ length: Math.min(plan.workers, plan.n) }, worker));
+  const finished = await Promise.race([work.then(() => 'done' as const), capped]);
+  const wallMs = performance.now() - start;
+  clearTimeout(cap);
+  stopped = true;
+  const { allowed, refused } = server.metrics();
+  const attemptsSoFar = attempts;
+  run.abort(new Error('run over'));
+  await Promise.race([client.close(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+  await server.close();
+  return {
+    wallMs,
+    ok,
+    failed,
+    unfinished: plan.n - ok - failed,
+    attempts: attemptsSoFar,
+    allowed,
+    refused,
+    timedOut: finished === 'cap',
+  };
+}
+
+/** A few calls of every client against an unlimited server: JIT and sockets warm before measuring. */
+export async function warmUp(specs: readonly ClientSpec[], n = 30): Promise<void> {
+  for (const spec of specs)
+    await runClient(spec, {
+      n,
+      workers: 8,
+      capMs: 10_000,
+      server: { rate: 1e9, burst: 1e9 },
+      known: { rate: 1e9, burst: 1e9 },
+    });
+}

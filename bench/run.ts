@@ -1,0 +1,205 @@
+/**
+ * `npm run bench`: Headway against the libraries users would pick instead, side by side, in one run.
+ *
+ *   npm run bench                                  # every scenario, short default (≤ 5 min on 2 cores)
+ *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5), more reps
+ *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
+ *   npm run bench -- --smoke                       # CI: one short rep of S1 and S4, < 60 s
+ *
+ * Every number is from this run: ratios are taken against peers and raw transports measured in the
+ * same process, with Headway and peers alternated; medians over --reps.
+ *
+ * Results go to bench/RESULTS.md (unless --no-write) and stdout; progress goes to stderr.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from './lib/args.js';
+import {
+  bottleneckClient,
+  headwayConfigured,
+  headwayLearning,
+  kyClient,
+  plainFetch,
+  pQueueClient,
+  retryAgentClient,
+} from './lib/clients.js';
+import { machine, peerVersions, redisVersion } from './lib/machine.js';
+import { stopBenchRedis } from './lib/redis.js';
+import { Report } from './lib/report.js';
+import { dialects, runS1, s1Clients } from './s1-batch.js';
+import { runS2 } from './s2-outage.js';
+import { runS3 } from './s3-shared.js';
+import { runS4, s4Pairs } from './s4-overhead.js';
+import { runS5 } from './s5-server.js';
+
+const args = parseArgs(process.argv.slice(2));
+const report = new Report();
+const started = performance.now();
+const s1bShortPeers = [plainFetch, kyClient, bottleneckClient, pQueueClient];
+const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5'];
+for (const name of args.scenarios)
+  if (!allScenarios.includes(name))
+    throw new Error(`Unknown scenario ${name}; expected one of ${allScenarios}`);
+// The default run (every scenario) trims S1b, S3, S4 and S5 to stay under 5 minutes on 2 cores;
+// a scenario asked for by name, or --full, runs every cell.
+const full = !args.trimmed && (args.full || args.scenarios.length > 0);
+
+/** Runs the named scenarios in this process. */
+async function runHere(names: readonly string[]): Promise<void> {
+  const wanted = (name: string) => names.includes(name.toUpperCase());
+  try {
+    if (wanted('S1'))
+      await runS1(report, 'S1', {
+        n: 1000,
+        reps: args.reps,
+        workers: 16,
+        dialects,
+        clients: s1Clients,
+        capMs: 8_000,
+        peersOnNone: full,
+      });
+    if (wanted('S1b'))
+      await runS1(report, 'S1b', {
+        n: 1000,
+        reps: args.reps,
+        workers: 'all',
+        dialects: full ? dialects : ['ietf', 'none'],
+        clients: full ? s1Clients : s1Clients.filter((c) => c.headway || s1bShortPeers.includes(c)),
+        capMs: 8_000,
+        peersOnNone: full,
+      });
+    if (wanted('S2'))
+      await runS2(report, {
+        reps: args.reps,
+        ratePerSecond: 100,
+        durationMs: 3000,
+        failForMs: 1000,
+        capMs: 20_000,
+      });
+    if (wanted('S3'))
+      await runS3(report, {
+        reps: args.reps,
+        diagnostics: full,
+        processes: 4,
+        perProcess: 250,
+        concurrency: 16,
+        rate: 200,
+        burst: 20,
+      });
+    if (wanted('S4'))
+      await runS4(report, {
+        n: 20_000,
+        concurrency: 32,
+        reps: args.reps,
+        pairs: full ? s4Pairs : s4Pairs.filter((p) => p.client.headway || p.client === retryAgentClient),
+      });
+    if (wanted('S5'))
+      await runS5(report, {
+        reps: args.reps,
+        ops: full ? 300_000 : 200_000,
+        manyKeys: 100_000,
+        heapKeys: 1_000_000,
+        redisMs: full ? 2000 : 1500,
+        redis: true,
+      });
+  } finally {
+    await stopBenchRedis();
+  }
+}
+
+/**
+ * Runs each scenario in a fresh child process, so one scenario's leftovers (a capped peer's sockets,
+ * timers, heap) cannot slow the next, and merges their tables and verdicts.
+ */
+async function runInChildren(names: readonly string[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'headway-bench-'));
+  try {
+    for (const name of names) {
+      const file = join(dir, `${name}.json`);
+      const childArgs = ['--scenario', name, '--reps', String(args.reps), '--json', file];
+      if (!full) childArgs.push('--trimmed');
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', fileURLToPath(import.meta.url), ...childArgs],
+          {
+            stdio: 'inherit',
+          },
+        );
+        child.once('exit', resolve);
+      });
+      if (code !== 0) throw new Error(`bench scenario ${name} exited with ${code}`);
+      const part = JSON.parse(readFileSync(file, 'utf8')) as Pick<Report, 'sections' | 'verdicts'>;
+      report.sections.push(...part.sections);
+      report.verdicts.push(...part.verdicts);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (args.smoke) {
+  // CI: proves the bench still runs (exit code ≠ 0 only if it crashes), not that targets hold.
+  const clients = [headwayConfigured, headwayLearning, kyClient];
+  await runS1(report, 'S1', {
+    n: 200,
+    reps: 1,
+    workers: 16,
+    dialects: ['ietf'],
+    clients,
+    capMs: 20_000,
+    peersOnNone: false,
+  });
+  await runS4(report, { n: 2000, concurrency: 32, reps: 1, pairs: s4Pairs.slice(0, 2) });
+} else if (args.json) {
+  await runHere(args.scenarios);
+  writeFileSync(args.json, JSON.stringify({ sections: report.sections, verdicts: report.verdicts }));
+  process.exit(0);
+} else {
+  report.note(profileNote(full));
+  const names = args.scenarios.length ? args.scenarios : allScenarios;
+  if (names.length === 1) await runHere(names);
+  else await runInChildren(names);
+}
+
+const m = machine();
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const versions = Object.entries(peerVersions())
+  .map(([name, version]) => `${name} ${version}`)
+  .join(', ');
+const header = [
+  '# Benchmark results',
+  '',
+  `Command: \`${command}\` — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${fixed1((performance.now() - started) / 1000)} s.`,
+  '',
+  `Machine: ${m.nproc} cores (\`nproc\`), ${m.cpu}, Node ${m.node} (${m.platform}), redis-server ${redisVersion()}.`,
+  '',
+  `Peers: ${versions}.`,
+  '',
+  '## Targets',
+  '',
+  report.verdictTable(),
+  '',
+  '## Scenarios',
+  '',
+].join('\n');
+const markdown = `${header}${report.sections.join('\n')}`;
+if (args.out && !args.smoke) writeFileSync(args.out, markdown);
+console.log(`\n${report.verdictTable()}\n`);
+console.log(
+  `done in ${fixed1((performance.now() - started) / 1000)} s${args.out && !args.smoke ? `; wrote ${args.out}` : ''}`,
+);
+process.exit(0);
+
+function profileNote(full: boolean): string {
+  return full
+    ? '_Full profile: every cell of the scenarios run._'
+    : '_Default profile (`npm run bench`, under 5 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+}
+
+function fixed1(n: number): string {
+  return n.toFixed(1);
+}

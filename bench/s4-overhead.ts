@@ -1,0 +1,108 @@
+/**
+ * S4 (overhead): no limit (the server's rate is 10⁹/s), no latency, 20,000 GETs at concurrency 32.
+ * Each client's requests/s is divided by that of the raw transport it wraps, measured in the same
+ * run and alternated A B B A (each of the four a half: 10,000 GETs) so drift hurts neither: Headway `createFetch()` over the global fetch,
+ * `createFetch({ fetch: undiciFetch })` over undici's fetch, ky and p-retry over the global fetch,
+ * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores.
+ *
+ * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
+ * set to a limit, and S4 has none.
+ */
+import {
+  type ClientSpec,
+  headwayLearning,
+  headwayUndici,
+  kyClient,
+  plainFetch,
+  pRetryClient,
+  retryAgentClient,
+  undiciFetchRaw,
+  undiciRequestRaw,
+} from './lib/clients.js';
+import { runClient, warmUp } from './lib/http-run.js';
+import type { Report } from './lib/report.js';
+import { fixed, int, median } from './lib/stats.js';
+
+interface Pair {
+  client: ClientSpec;
+  raw: ClientSpec;
+}
+
+export const s4Pairs: readonly Pair[] = [
+  { client: headwayLearning, raw: plainFetch },
+  { client: headwayUndici, raw: undiciFetchRaw },
+  { client: kyClient, raw: plainFetch },
+  { client: pRetryClient, raw: plainFetch },
+  { client: retryAgentClient, raw: undiciRequestRaw },
+];
+
+export interface S4Options {
+  n: number;
+  concurrency: number;
+  reps: number;
+  pairs: readonly Pair[];
+}
+
+/** Requests/s of one half (n / 2 GETs). */
+async function rps(spec: ClientSpec, o: S4Options): Promise<number> {
+  const n = Math.round(o.n / 2);
+  const r = await runClient(spec, {
+    n,
+    workers: o.concurrency,
+    capMs: 120_000,
+    server: { rate: 1e9, burst: 1e9 },
+    known: { rate: 1e9, burst: 1e9 },
+    stoppable: false,
+  });
+  if (r.failed > 0 || r.timedOut) throw new Error(`S4: ${spec.label} failed ${r.failed} calls`);
+  return (n * 1000) / r.wallMs;
+}
+
+export async function runS4(report: Report, o: S4Options): Promise<void> {
+  const specs = [...new Set(o.pairs.flatMap((p) => [p.client, p.raw]))];
+  await warmUp(specs, 500);
+  const rows: string[][] = [];
+  for (const pair of o.pairs) {
+    const ours: number[] = [];
+    const raw: number[] = [];
+    for (let rep = 0; rep < o.reps; rep++) {
+      // A B B A, each half n / 2 GETs: every client sends n per rep, the raw transport first and last.
+      raw.push(await rps(pair.raw, o));
+      ours.push(await rps(pair.client, o));
+      ours.push(await rps(pair.client, o));
+      raw.push(await rps(pair.raw, o));
+    }
+    const ratio = median(ours) / median(raw);
+    process.stderr.write(
+      `  S4 ${pair.client.label.padEnd(30)} ${int(median(ours))} req/s vs ${pair.raw.label} ${int(median(raw))} req/s = ${fixed(ratio, 3)}\n`,
+    );
+    rows.push([
+      pair.client.headway ? `**${pair.client.label}**` : pair.client.label,
+      pair.raw.label,
+      int(median(ours)),
+      int(median(raw)),
+      `${fixed(ratio, 3)}×`,
+    ]);
+    if (pair.client.headway)
+      report.verdict({
+        scenario: 'S4',
+        row: `S4 overhead, ${pair.client.label} ÷ ${pair.raw.label}`,
+        headway: `${fixed(ratio, 3)}× (${int(median(ours))} req/s)`,
+        bestPeer: '',
+        target: '≥ 0.95× the raw transport',
+        pass: ratio >= 0.95,
+        ...(ratio >= 0.95 ? {} : { note: `${fixed(ratio, 3)}×` }),
+      });
+  }
+  // Fill in the best peer (the highest ratio among the peers) now that every pair has run.
+  const peerRows = rows.filter((r) => !r[0]!.startsWith('**'));
+  const best = peerRows.sort((a, b) => Number.parseFloat(b[4]!) - Number.parseFloat(a[4]!))[0];
+  for (const v of report.verdicts)
+    if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
+  report.table(
+    `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) ${o.reps} time(s) in this run (medians of the halves). The reference server runs in the same process.`,
+    ['client', 'raw transport', 'client req/s', 'raw req/s', 'client ÷ raw'],
+    rows,
+  );
+}

@@ -1,0 +1,205 @@
+/**
+ * S5 (server limiter): decisions per second in-process, on 1 key and round-robin over 100,000 keys,
+ * in the allow regime (a limit never reached) and the deny regime (every key already spent: limit
+ * 1 per minute, each key taken once before measuring); heap bytes per key after 1,000,000 keys (in
+ * a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
+ * connection each: Headway `redisStore().take` vs rate-limiter-flexible `RateLimiterRedis.consume`.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { redisStore } from '../src/redis/index.js';
+import { type LimiterSpec, memoryLimiters } from './lib/limiters.js';
+import { benchRedis } from './lib/redis.js';
+import type { Report } from './lib/report.js';
+import { fixed, int, median, rotate } from './lib/stats.js';
+
+const run = promisify(execFile);
+
+export interface S5Options {
+  reps: number;
+  /** Decisions per memory measurement. */
+  ops: number;
+  manyKeys: number;
+  heapKeys: number;
+  redisMs: number;
+  redis: boolean;
+}
+
+interface Regime {
+  name: string;
+  keys: number;
+  limit: number;
+}
+
+async function decisionsPerSecond(spec: LimiterSpec, regime: Regime, ops: number): Promise<number> {
+  const keys = Array.from({ length: regime.keys }, (_, i) => `client-${i}`);
+  const limiter = spec.make(regime.limit, regime.keys);
+  // Deny regime: spend every key first. Also warms the code up.
+  for (const key of keys) await limiter.decide(key);
+  for (let i = 0; i < Math.min(ops, 50_000); i++) await limiter.decide(keys[i % keys.length]!);
+  const start = performance.now();
+  for (let i = 0; i < ops; i++) await limiter.decide(keys[i % keys.length]!);
+  const elapsed = performance.now() - start;
+  limiter.close();
+  return (ops * 1000) / elapsed;
+}
+
+async function heapPerKey(spec: LimiterSpec, keys: number): Promise<number> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/s5-heap-child.ts', spec.id, String(keys)],
+    { maxBuffer: 1 << 20, timeout: 120_000 },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1)!).bytesPerKey;
+}
+
+/** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up). */
+async function inFlight(op: (i: number) => Promise<unknown>, ms: number, concurrency = 64): Promise<number> {
+  const phase = async (duration: number) => {
+    const stopAt = performance.now() + duration;
+    let count = 0;
+    const lane = async (id: number) => {
+      for (let i = 0; i < 10_000_000 && performance.now() < stopAt; i++) {
+        await op(id * 10_000_000 + i);
+        count++;
+      }
+    };
+    const start = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, (_, id) => lane(id)));
+    return (count * 1000) / (performance.now() - start);
+  };
+  await phase(300);
+  return phase(ms);
+}
+
+export async function runS5(report: Report, o: S5Options): Promise<void> {
+  const regimes: Regime[] = [
+    { name: '1 key, allow', keys: 1, limit: 1e9 },
+    { name: '1 key, deny', keys: 1, limit: 1 },
+    { name: `${int(o.manyKeys)} keys, allow`, keys: o.manyKeys, limit: 1e9 },
+    { name: `${int(o.manyKeys)} keys, deny`, keys: o.manyKeys, limit: 1 },
+  ];
+  const results = new Map<string, number[]>();
+  for (let rep = 0; rep < o.reps; rep++)
+    for (const regime of regimes)
+      for (const spec of rotate(memoryLimiters, rep)) {
+        const rate = await decisionsPerSecond(spec, regime, o.ops);
+        const id = `${spec.id}|${regime.name}`;
+        results.set(id, [...(results.get(id) ?? []), rate]);
+        process.stderr.write(`  S5 ${regime.name.padEnd(20)} ${spec.label.padEnd(50)} ${int(rate)}/s\n`);
+      }
+  const rate = (spec: LimiterSpec, regime: Regime) => median(results.get(`${spec.id}|${regime.name}`) ?? []);
+  const heap = new Map<string, number>();
+  for (const spec of memoryLimiters) {
+    heap.set(spec.id, await heapPerKey(spec, o.heapKeys));
+    process.stderr.write(`  S5 heap ${spec.label.padEnd(50)} ${fixed(heap.get(spec.id)!, 0)} B/key\n`);
+  }
+  const [headway, rlf] = memoryLimiters;
+  report.table(
+    `S5: server limiter in memory, decisions/s (one await per decision, ${int(o.ops)} per measurement)`,
+    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Heap = bytes per key after ${int(o.heapKeys)} keys (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
+    ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
+    memoryLimiters.map((spec) => [
+      spec.id === 'headway' ? `**${spec.label}**` : spec.label,
+      ...regimes.map((r) => int(rate(spec, r))),
+      fixed(heap.get(spec.id)!, 0),
+    ]),
+  );
+  for (const regime of regimes) {
+    const ratio = rate(headway!, regime) / rate(rlf!, regime);
+    report.verdict({
+      scenario: 'S5',
+      row: `S5 memory, ${regime.name}`,
+      headway: `${int(rate(headway!, regime))}/s = ${fixed(ratio, 2)}× RLF`,
+      bestPeer: bestMemoryPeer(regime, rate),
+      target: '≥ 2× rate-limiter-flexible',
+      pass: ratio >= 2,
+      ...(ratio >= 2 ? {} : { note: `${fixed(ratio, 2)}×` }),
+    });
+  }
+  const bytes = heap.get('headway')!;
+  report.verdict({
+    scenario: 'S5',
+    row: `S5 heap per key (${int(o.heapKeys)} keys)`,
+    headway: `${fixed(bytes, 0)} B/key`,
+    bestPeer: memoryLimiters
+      .filter((s) => s.id !== 'headway')
+      .map((s) => `${s.id} ${fixed(heap.get(s.id)!, 0)} B`)
+      .join(', '),
+    target: '≤ 100 B/key',
+    pass: bytes <= 100,
+    ...(bytes <= 100 ? {} : { note: `${fixed(bytes, 0)} B/key` }),
+  });
+
+  if (!o.redis) return;
+  const { url } = await benchRedis();
+  const clients = [
+    new Redis(url, { enableOfflineQueue: false, lazyConnect: true }),
+    new Redis(url, { enableOfflineQueue: false, lazyConnect: true }),
+  ] as const;
+  await Promise.all(clients.map((c) => c.connect()));
+  const prefix = `bench-s5-${process.pid}`;
+  const store = redisStore({ client: clients[0], prefix, commandTimeoutMs: 1000 });
+  const limit = { algorithm: 'token-bucket' as const, limit: 1e9, windowMs: 60_000 };
+  // rate-limiter-flexible's README: ioredis with enableOfflineQueue: false, points per duration (s).
+  const rlfRedis = new RateLimiterRedis({
+    storeClient: clients[1],
+    keyPrefix: `${prefix}-rlf`,
+    points: 1e9,
+    duration: 60,
+  });
+  const redisCases = [
+    { name: '1 key', keyOf: (_i: number) => 'hot' },
+    { name: '1,000 keys', keyOf: (i: number) => `k${i % 1000}` },
+  ];
+  // Each rep: PING, Headway, RLF, RLF, Headway, PING (halves of redisMs), so neither side always
+  // runs on a colder or warmer connection.
+  const pings: number[] = [];
+  const half = o.redisMs / 2;
+  const redisRows: string[][] = [];
+  const redisResults: { name: string; ours: number[]; theirs: number[] }[] = [];
+  for (const c of redisCases) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let rep = 0; rep < o.reps; rep++) {
+      const ping = () => inFlight(() => clients[0].ping(), half).then((r) => pings.push(r));
+      const a = () => inFlight((i) => store.take(c.keyOf(i), limit, 1), half).then((r) => ours.push(r));
+      const b = () => inFlight((i) => rlfRedis.consume(c.keyOf(i)), half).then((r) => theirs.push(r));
+      for (const step of rep % 2 === 0 ? [ping, a, b, b, a, ping] : [ping, b, a, a, b, ping]) await step();
+    }
+    redisResults.push({ name: c.name, ours, theirs });
+  }
+  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '']);
+  for (const { name, ours, theirs } of redisResults) {
+    const c = { name };
+    const ratio = median(ours) / median(theirs);
+    process.stderr.write(
+      `  S5 redis ${c.name}: Headway ${int(median(ours))}/s, RLF ${int(median(theirs))}/s\n`,
+    );
+    redisRows.push([c.name, int(median(ours)), int(median(theirs)), `${fixed(ratio, 2)}×`]);
+    report.verdict({
+      scenario: 'S5',
+      row: `S5 Redis, ${c.name}, 64 in flight`,
+      headway: `${int(median(ours))}/s = ${fixed(ratio, 2)}× RLF`,
+      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs))}/s`,
+      target: '≥ 1.5× rate-limiter-flexible Redis',
+      pass: ratio >= 1.5,
+      ...(ratio >= 1.5 ? {} : { note: `${fixed(ratio, 2)}×` }),
+    });
+  }
+  report.table(
+    `S5: Redis decisions/s, 64 calls in flight, one ioredis connection each, ${o.redisMs} ms per client and key set per rep`,
+    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket, one EVALSHA). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window).`,
+    ['keys', 'Headway redisStore', 'RLF RateLimiterRedis', 'Headway ÷ RLF'],
+    redisRows,
+  );
+  for (const c of clients) c.disconnect();
+}
+
+function bestMemoryPeer(regime: Regime, rate: (spec: LimiterSpec, regime: Regime) => number): string {
+  const peers = memoryLimiters.filter((s) => s.id !== 'headway');
+  const best = peers.sort((a, b) => rate(b, regime) - rate(a, regime))[0]!;
+  return `${best.id} ${int(rate(best, regime))}/s`;
+}
