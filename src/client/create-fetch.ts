@@ -52,8 +52,11 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const laneFor = (key: string): KeyLane => {
     let lane = lanes.get(key);
     if (lane) {
-      lanes.delete(key);
-      lanes.set(key, lane);
+      // Keep recently used keys last (eviction drops idle keys from the front), once it matters.
+      if (lanes.size >= MAX_KEYS) {
+        lanes.delete(key);
+        lanes.set(key, lane);
+      }
       return lane;
     }
     const keyOptions = keyOptionsFor(resolved, key);

@@ -14,13 +14,23 @@ export interface RequestDescription {
 /** Methods that RFC 9110 defines as idempotent (TRACE left out: nobody retries it). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** Reads url, method and headers from fetch's arguments. Throws fetch's own `TypeError` on a bad URL. */
+/**
+ * Reads url, method and headers from fetch's arguments. Throws fetch's own `TypeError` on a bad URL.
+ * `headers` is built on first use: most calls never need it.
+ */
 export function describeRequest(input: RequestInfo | URL, init: RequestInit | undefined): RequestDescription {
   const isRequest = typeof Request !== 'undefined' && input instanceof Request;
   const url = input instanceof URL ? input : new URL(isRequest ? (input as Request).url : String(input));
   const method = (init?.method ?? (isRequest ? (input as Request).method : 'GET')).toUpperCase();
-  const headers = new Headers(init?.headers ?? (isRequest ? (input as Request).headers : undefined));
-  return { url, method, headers };
+  let headers: Headers | undefined;
+  return {
+    url,
+    method,
+    get headers() {
+      headers ??= new Headers(init?.headers ?? (isRequest ? (input as Request).headers : undefined));
+      return headers;
+    },
+  };
 }
 
 /** True when a repeat cannot do harm: an idempotent method, or an `Idempotency-Key` header. */
