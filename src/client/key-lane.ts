@@ -161,7 +161,13 @@ export class KeyLane {
     if (this.#inFlight >= this.options.maxConcurrent) {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };
     }
-    if (this.#shared) return { ms: 0, reason: 'pacing', probe: false };
+    if (this.#shared) {
+      // The distributed form of the pacer's in-flight clamp: while the server is slow to answer, a
+      // full server bucket cannot bank refill for the booked requests queuing in front of it, so each
+      // process keeps at most its share of the burst in flight.
+      const share = Math.max(1, Math.floor((this.options.burst ?? 1) / this.options.expectedWorkers));
+      return { ms: this.#inFlight >= share ? Number.POSITIVE_INFINITY : 0, reason: 'pacing', probe: false };
+    }
     const learned = this.#pacer.snapshot(now);
     if (learned.tokens === null && this.#inFlight >= this.#window) {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };

@@ -86,6 +86,34 @@ describe('createFetch with a store', () => {
     expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: false });
   });
 
+  it('keeps at most its share of the burst in flight while the server is slow', async () => {
+    const clock = new ManualClock();
+    let inFlight = 0;
+    let peak = 0;
+    const slow = async () => {
+      peak = Math.max(peak, ++inFlight);
+      await clock.sleep(1000);
+      inFlight--;
+      return new Response('ok');
+    };
+    const fetch = createFetch({
+      fetch: slow,
+      clock,
+      store: memoryStore({ clock }),
+      rate: 1000,
+      burst: 8,
+      expectedWorkers: 4,
+    });
+    const results = await runUntilSettled(
+      clock,
+      Array.from({ length: 6 }, () => fetch(URL_A)),
+      10,
+    );
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    // 8 / 4 workers: two at a time, though the shared bucket would allow more.
+    expect(peak).toBe(2);
+  });
+
   it('refuses a store without a rate at construction', () => {
     expect(() => createFetch({ store: memoryStore() })).toThrow(
       'Expected `rate` to be set when `store` is given',
