@@ -53,6 +53,31 @@ function keysOf(target: ScriptTarget, key: string, suffixes: readonly string[]):
   return suffixes.map((suffix) => redisKey(target.prefix, key, suffix));
 }
 
+/** Validates the call, then runs the algorithm's script once in `mode`; returns its numeric reply. */
+async function runScript(
+  target: ScriptTarget,
+  key: string,
+  limit: StoreLimit,
+  cost: number,
+  mode: 'take' | 'reserve',
+  replyLength: number,
+): Promise<number[]> {
+  validateKey(key);
+  checkLimit(limit);
+  checkCost(limit, cost);
+  const spec = algorithmScripts[limit.algorithm];
+  if (mode === 'reserve' && !spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
+  const reply = await evalScript(
+    target.client,
+    spec.script,
+    keysOf(target, key, spec.keys),
+    [limit.limit, limit.windowMs, cost, mode],
+    target.commandTimeoutMs,
+    key,
+  );
+  return numbers(reply, replyLength, key);
+}
+
 /** Server face: one atomic take on Redis, with the Redis time it happened at. */
 export async function takeOnRedis(
   target: ScriptTarget,
@@ -60,25 +85,14 @@ export async function takeOnRedis(
   limit: StoreLimit,
   cost: number,
 ): Promise<TimedDecision> {
-  validateKey(key);
-  checkLimit(limit);
-  checkCost(limit, cost);
-  const spec = algorithmScripts[limit.algorithm];
-  const reply = await evalScript(
-    target.client,
-    spec.script,
-    keysOf(target, key, spec.keys),
-    [limit.limit, limit.windowMs, cost, 'take'],
-    target.commandTimeoutMs,
+  const [allowed, remaining, resetMs, retryAfterMs, now] = (await runScript(
+    target,
     key,
-  );
-  const [allowed, remaining, resetMs, retryAfterMs, now] = numbers(reply, 5, key) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+    limit,
+    cost,
+    'take',
+    5,
+  )) as [number, number, number, number, number];
   return {
     decision: { allowed: allowed === 1, limit: limit.limit, remaining, resetMs, retryAfterMs },
     now,
@@ -92,19 +106,6 @@ export async function reserveOnRedis(
   limit: StoreLimit,
   cost: number,
 ): Promise<TimedReservation> {
-  validateKey(key);
-  checkLimit(limit);
-  checkCost(limit, cost);
-  const spec = algorithmScripts[limit.algorithm];
-  if (!spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-  const reply = await evalScript(
-    target.client,
-    spec.script,
-    keysOf(target, key, spec.keys),
-    [limit.limit, limit.windowMs, cost, 'reserve'],
-    target.commandTimeoutMs,
-    key,
-  );
-  const [waitMs, now] = numbers(reply, 2, key) as [number, number];
+  const [waitMs, now] = (await runScript(target, key, limit, cost, 'reserve', 2)) as [number, number];
   return { waitMs, now };
 }
