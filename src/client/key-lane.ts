@@ -50,6 +50,8 @@ export interface Ticket {
   cost: number;
   /** This attempt is the one probe of an outage. */
   probe: boolean;
+  /** ms until units booked in a shared bucket are due (0 without a store). */
+  dueInMs: number;
 }
 
 /** Hooks the lane reports waits through. */
@@ -162,10 +164,7 @@ export class KeyLane {
       return { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false };
     }
     if (this.#shared) {
-      // The distributed form of the pacer's in-flight clamp: while the server is slow to answer, a
-      // full server bucket cannot bank refill for the booked requests queuing in front of it, so each
-      // process keeps at most its share of the burst in flight.
-      const share = Math.max(1, Math.floor((this.options.burst ?? 1) / this.options.expectedWorkers));
+      const share = this.#shared.inFlightShare;
       return { ms: this.#inFlight >= share ? Number.POSITIVE_INFINITY : 0, reason: 'pacing', probe: false };
     }
     const learned = this.#pacer.snapshot(now);
@@ -175,12 +174,12 @@ export class KeyLane {
     return { ms: this.#pacer.delayFor(cost, now), reason: 'pacing', probe: false };
   }
 
-  #grant(cost: number, probe: boolean): Ticket {
+  #grant(cost: number, probe: boolean, dueInMs: number): Ticket {
     if (probe) this.#probing = true;
     const mark = this.#pacer.consume(cost, this.#clock.now());
     this.#inFlight++;
     this.#stats.sent++;
-    return { mark, cost, probe };
+    return { mark, cost, probe, dueInMs };
   }
 
   /**
@@ -201,7 +200,7 @@ export class KeyLane {
     if (!this.#shared && this.#line.size === 0 && this.#line.pending === 0) {
       const now = this.#clock.now();
       const delay = this.#delay(cost, now);
-      if (delay.ms <= 0) return this.#grant(cost, delay.probe);
+      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0);
     }
     this.#waiting++;
     this.#priorities.set(priority, (this.#priorities.get(priority) ?? 0) + 1);
@@ -212,7 +211,8 @@ export class KeyLane {
           priority,
           signal,
         });
-        if (ticket !== STEP_ASIDE) return ticket;
+        if (ticket === STEP_ASIDE) continue;
+        if (ticket.dueInMs === 0 || (await this.#waitForBooking(ticket, signal, check, hooks))) return ticket;
       }
     } catch (error) {
       if (signal?.aborted && !(error instanceof AbortError)) throw new AbortError(signal.reason);
@@ -237,15 +237,15 @@ export class KeyLane {
     check: (waitMs: number, reason: HoldReason) => void,
     hooks: LaneHooks,
   ): Promise<Ticket | typeof STEP_ASIDE> {
-    let reserved = false;
     for (;;) {
       if (signal?.aborted) throw new AbortError(signal.reason);
       const now = this.#clock.now();
       const delay = this.#delay(cost, now);
-      if (!reserved && this.#higherWaiting(priority)) return STEP_ASIDE;
+      if (this.#higherWaiting(priority)) return STEP_ASIDE;
       if (delay.ms <= 0) {
-        if (!this.#shared || reserved) return this.#grant(cost, delay.probe);
-        reserved = await this.#waitForShared(this.#shared, cost, signal, check, hooks);
+        if (!this.#shared) return this.#grant(cost, delay.probe, 0);
+        const dueInMs = await this.#bookShared(this.#shared, cost);
+        if (dueInMs !== null) return this.#grant(cost, delay.probe, dueInMs);
         continue;
       }
       check(delay.ms, delay.reason);
@@ -256,30 +256,54 @@ export class KeyLane {
   }
 
   /**
-   * Waits out the shared gate, then books `cost` units in the shared bucket and waits for them.
-   * Returns true once the units are booked and due; false when the shared gate was closed (ask again).
+   * Books `cost` units in the shared bucket unless the shared gate is closed. Returns the ms until
+   * the booked units are due, or null when the shared gate was closed (the local gate now holds
+   * too). Only the booking holds the line: the wait for the units happens outside it, so a process
+   * can have several bookings (up to its in-flight share) waiting at once.
    */
-  async #waitForShared(
-    shared: SharedQuota,
-    cost: number,
+  async #bookShared(shared: SharedQuota, cost: number): Promise<number | null> {
+    const { gateMs, waitMs } = await shared.book(cost);
+    if (gateMs > 0) {
+      this.holdGate(gateMs, 'retry-after');
+      return null;
+    }
+    return waitMs;
+  }
+
+  /**
+   * Waits for a booked ticket's units to be due. True to send; false when a gate closed meanwhile
+   * (the booking is given up and the call queues again). Throws (after giving the ticket back) when
+   * `check` gives up or `signal` aborts.
+   */
+  async #waitForBooking(
+    ticket: Ticket,
     signal: AbortSignal | undefined,
     check: (waitMs: number, reason: HoldReason) => void,
     hooks: LaneHooks,
   ): Promise<boolean> {
     const started = this.#clock.now();
-    const gate = await shared.gateWait();
-    if (gate > 0) {
-      this.holdGate(gate, 'retry-after');
-      return false;
+    try {
+      check(ticket.dueInMs, 'pacing');
+      hooks.onHold('pacing', ticket.dueInMs);
+      await this.#clock.sleep(ticket.dueInMs, signal);
+    } catch (error) {
+      this.#cancel(ticket);
+      throw error;
+    } finally {
+      this.addWait(this.#clock.now() - started);
     }
-    const wait = await shared.reserve(cost);
-    if (wait > 0) {
-      check(wait, 'pacing');
-      hooks.onHold('pacing', wait);
-      await this.#clock.sleep(wait, signal);
-    }
-    this.addWait(this.#clock.now() - started);
-    return true;
+    if (this.#gateUntil <= this.#clock.now()) return true;
+    this.#cancel(ticket);
+    return false;
+  }
+
+  /** Gives back a ticket that was never sent. */
+  #cancel(ticket: Ticket): void {
+    if (ticket.probe) this.#probing = false;
+    this.#inFlight--;
+    this.#stats.sent--;
+    this.#pacer.release(ticket.cost, this.#clock.now());
+    this.#notify();
   }
 
   async #sleepOrChange(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -9,14 +9,19 @@
 import type { Clock } from '../core/clock.js';
 import type { BucketConfig, BucketState } from '../core/token-bucket.js';
 import { reserve } from '../core/token-bucket.js';
+import { StoreTimeoutError } from '../errors.js';
 import type { RateLimitStore, StoreLimit } from '../stores/store.js';
 
 /** After a store failure, calls use the local fallback this long before the store is tried again. */
 const RETRY_STORE_AFTER_MS = 1000;
+/** Store calls in a row that time out before the store counts as down (any other failure: one). */
+const SLOW_ANSWERS_FOR_DOWN = 2;
 /** A store call that has not answered by then counts as failed (a store's own timeout should be shorter). */
 const STORE_DEADLINE_MS = 1000;
-/** Share of the burst (at least 2 units) the shared bucket leaves unused: processes on a busy machine jitter more. */
-const SHARED_CUSHION = 0.25;
+/** Units of the server's burst kept out of reach of the fleet (at least 2): the margin against bunching. */
+const SHARED_MARGIN = 0.25;
+/** Largest burst of bookings the shared bucket grants at once: near strict spacing. */
+const SHARED_BOOKING_BURST = 2;
 
 /** Shared pacing and gate of one key. */
 export class SharedQuota {
@@ -27,7 +32,10 @@ export class SharedQuota {
   readonly #fallbackConfig: BucketConfig;
   #fallback: BucketState;
   #downUntil = Number.NEGATIVE_INFINITY;
+  /** Most units this process may have booked or in flight at once. */
+  readonly inFlightShare: number;
   #failures = 0;
+  #slowInARow = 0;
 
   constructor(
     store: RateLimitStore,
@@ -40,11 +48,16 @@ export class SharedQuota {
     this.#store = store;
     this.#key = key;
     this.#clock = clock;
-    // "rate/s with a burst of B" is B units per B/rate seconds (see StoreLimit). As in local pacing,
-    // a cushion stays unused so that requests reaching the server closer together than they were
-    // booked (network and scheduling jitter across processes) never find its bucket empty.
-    const capacity = Math.max(1, burst - Math.max(2, Math.floor(burst * SHARED_CUSHION)));
+    // Bookings are spaced at the rate with almost no burst, so the server's bucket stays near full
+    // and absorbs requests that reach it closer together than they were booked (network and
+    // scheduling jitter across processes). "rate/s with a burst of C" is C units per C/rate seconds.
+    const capacity = Math.min(SHARED_BOOKING_BURST, burst);
     this.#limit = { algorithm: 'token-bucket', limit: capacity, windowMs: (capacity / rate) * 1000 };
+    // In flight, requests escape the spacing: a stalled server (or network) lets them pile up and a
+    // full server bucket cannot bank refill for them. The fleet keeps at most the burst minus a margin
+    // in flight (booked or sent), each process its share of it.
+    const margin = Math.max(2, Math.floor(burst * SHARED_MARGIN));
+    this.inFlightShare = Math.max(1, Math.floor((burst - margin) / Math.max(1, expectedWorkers)));
     const share = Math.max(1, expectedWorkers);
     this.#fallbackConfig = { capacity: Math.max(1, burst / share), refillPerSecond: rate / share };
     // The fallback starts empty: when the store first fails, the shared bucket may just have been
@@ -66,13 +79,20 @@ export class SharedQuota {
     if (this.degraded) return undefined;
     const timer = new AbortController();
     const timedOut = this.#clock.sleep(STORE_DEADLINE_MS, timer.signal).then(() => {
-      throw new Error(`store did not answer within ${STORE_DEADLINE_MS} ms`);
+      throw new StoreTimeoutError(this.#key, STORE_DEADLINE_MS);
     });
     try {
-      return await Promise.race([operation(), timedOut]);
-    } catch {
+      const result = await Promise.race([operation(), timedOut]);
+      this.#slowInARow = 0;
+      return result;
+    } catch (error) {
       this.#failures++;
-      this.#downUntil = this.#clock.now() + RETRY_STORE_AFTER_MS;
+      // A store that refuses is down; one that is slow once (a busy machine) is only slow: this call
+      // uses the fallback, and the store is left alone only when it is slow again.
+      const slow = error instanceof StoreTimeoutError;
+      this.#slowInARow = slow ? this.#slowInARow + 1 : 0;
+      if (!slow || this.#slowInARow >= SLOW_ANSWERS_FOR_DOWN)
+        this.#downUntil = this.#clock.now() + RETRY_STORE_AFTER_MS;
       return undefined;
     } finally {
       timer.abort();
@@ -80,15 +100,16 @@ export class SharedQuota {
     }
   }
 
-  /** ms the shared gate stays closed (0 when open, or when the store cannot say). */
-  async gateWait(): Promise<number> {
-    return (await this.#call(() => this.#store.gateWait(this.#key))) ?? 0;
-  }
-
-  /** Books `cost` units and returns the ms to wait before sending (from the store, else the fallback). */
-  async reserve(cost: number): Promise<number> {
-    const shared = await this.#call(() => this.#store.reserve(this.#key, this.#limit, cost));
-    if (shared) return shared.waitMs;
+  /**
+   * Books `cost` units unless the shared gate is closed: `gateMs` > 0 says the gate is closed (the
+   * booking, asked in the same round trip, is then given up: its slot stays unused). `waitMs` is how
+   * long to wait before sending. From the store, else the local fallback (gate open).
+   */
+  async book(cost: number): Promise<{ gateMs: number; waitMs: number }> {
+    const shared = await this.#call(() =>
+      Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, this.#limit, cost)]),
+    );
+    if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
     const booked = reserve(
       this.#fallback,
       this.#fallbackConfig,
@@ -96,7 +117,7 @@ export class SharedQuota {
       Math.min(cost, this.#fallbackConfig.capacity),
     );
     this.#fallback = booked.state;
-    return booked.waitMs;
+    return { gateMs: 0, waitMs: booked.waitMs };
   }
 
   /** Closes the shared gate for `ms` (best effort: a store failure leaves the local gate alone in charge). */

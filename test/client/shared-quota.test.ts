@@ -101,7 +101,7 @@ describe('createFetch with a store', () => {
       clock,
       store: memoryStore({ clock }),
       rate: 1000,
-      burst: 8,
+      burst: 16,
       expectedWorkers: 4,
     });
     const results = await runUntilSettled(
@@ -110,8 +110,87 @@ describe('createFetch with a store', () => {
       10,
     );
     expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
-    // 8 / 4 workers: two at a time, though the shared bucket would allow more.
-    expect(peak).toBe(2);
+    // The burst less a margin of 4, shared by 4 workers: three at a time, though the shared bucket
+    // would allow more.
+    expect(peak).toBe(3);
+  });
+
+  it('asks for the gate and the booking together: one store round trip per call', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const inner = memoryStore({ clock });
+    const slowly = <T>(op: () => Promise<T>) => clock.sleep(10).then(op);
+    const store: RateLimitStore = {
+      take: (key, limit, cost) => slowly(() => inner.take(key, limit, cost)),
+      reserve: (key, limit, cost) => slowly(() => inner.reserve(key, limit, cost)),
+      holdGate: (key, ms) => slowly(() => inner.holdGate(key, ms)),
+      gateWait: (key) => slowly(() => inner.gateWait(key)),
+    };
+    const fetch = createFetch({ fetch: server.fetch, clock, store, rate: 100, burst: 20 });
+    await runUntilSettled(clock, [fetch(URL_A)], 5);
+    expect(server.seen.map((s) => s.at)).toEqual([10]);
+  });
+
+  it('one slow store answer sends one call to the fallback; two in a row mark the store down', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const { store, state } = switchableStore(clock);
+    const fetch = createFetch({ fetch: server.fetch, clock, store, rate: 40, burst: 8, expectedWorkers: 4 });
+    state.mode = 'hang';
+    const slowOnce = fetch(URL_A);
+    await clock.advance(1000); // the store's deadline passes: this call books from the fallback
+    state.mode = 'up';
+    await runUntilSettled(clock, [slowOnce], 5);
+    expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: false, failures: 1 });
+
+    state.mode = 'hang';
+    const slow = [fetch(URL_A), fetch(URL_A)];
+    await runUntilSettled(clock, slow, 10);
+    expect(fetch.stats()[0]!.shared).toMatchObject({ degraded: true });
+  });
+
+  it('gives a booking back when the call is aborted while it waits for its units', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const fetch = createFetch({
+      fetch: server.fetch,
+      clock,
+      store: memoryStore({ clock }),
+      rate: 10,
+      burst: 20,
+    });
+    const controller = new AbortController();
+    const calls = [fetch(URL_A), fetch(URL_A), fetch(URL_A, { signal: controller.signal }), fetch(URL_A)];
+    await clock.advance(50);
+    controller.abort();
+    const results = await runUntilSettled(clock, calls, 5);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(fetch.stats()[0]).toMatchObject({ sent: 3, inFlight: 0 });
+  });
+
+  it('a booked call that finds the gate closed when its units are due waits for the gate', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, (_s, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 },
+    );
+    const fetch = createFetch({
+      fetch: server.fetch,
+      clock,
+      store: memoryStore({ clock }),
+      rate: 10,
+      burst: 20,
+      random: () => 0,
+    });
+    const results = await runUntilSettled(
+      clock,
+      Array.from({ length: 4 }, () => fetch(URL_A)),
+      10,
+    );
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    const times = server.seen.map((s) => s.at);
+    // The 429 at 0 ms closes the gate for 2 s: the calls booked for 100 and 200 ms wait it out.
+    expect(times[0]).toBe(0);
+    expect(times.slice(1).filter((t) => t < 2000)).toEqual([0]);
   });
 
   it('refuses a store without a rate at construction', () => {
