@@ -37,7 +37,13 @@ export function evalScript(
   key: string,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreTimeoutError(key, timeoutMs)), timeoutMs);
+    // The verdict waits one turn of the event loop: a process that was busy (GC, a starved CPU)
+    // runs its late timers before it reads the socket, and a reply that has already arrived is
+    // not a timeout. (A promise settles once: whichever comes first wins.)
+    const timer = setTimeout(
+      () => setImmediate(() => reject(new StoreTimeoutError(key, timeoutMs))),
+      timeoutMs,
+    );
     evalOnce(client, script, keys, args).then(
       (reply) => {
         clearTimeout(timer);
