@@ -72,9 +72,11 @@ describe.each(['ietf', 'draft-7', 'draft-6', 'x-ratelimit', 'none'] as const)('d
       const result = await batch(headers, {});
       expect(result.failures).toBe(0);
       expect(result.refused).toBeLessThanOrEqual(N * 0.05);
-      // The issue's target is 1.3 ×, which this misses: every refusal holds the whole key for its
-      // Retry-After (1 s here), and learning a rate from refusals alone takes two of them. Measured:
-      // about 2.4 × for 500 calls, 1.7 × for 1,000 (README, "Limits").
+      // The issue's target is 1.3 ×, below what any client that obeys Retry-After can reach here:
+      // the first refusal cannot be avoided without knowing the rate, it closes the key for the
+      // whole Retry-After (1 s, whole seconds), and the server's bucket banks only `burst` of that
+      // second, so T ≥ 1 s + (N − 2·burst)/rate = 3.3 s = 1.375 × (README, "Limits"). Measured: about
+      // 2.4 × for 500 calls, 1.9 × for 1,000. This bound catches a client that stops learning.
       expect(result.ratio).toBeLessThanOrEqual(3);
     }, 30_000);
   }
