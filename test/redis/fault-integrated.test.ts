@@ -51,6 +51,21 @@ const slowestOf = (answers: Array<{ ms: number }>) => Math.max(0, ...answers.map
 const countIn = (times: number[], from: number, to: number) =>
   times.filter((t) => t >= from && t < to).length;
 
+/**
+ * Records gaps of this process's event loop over 50 ms, to tell in a failure message whether the
+ * whole process stalled (a busy shared machine) while a slow answer was in flight.
+ */
+function watchStalls(): { stalls: Array<{ at: number; ms: number }>; stop(): void } {
+  const stalls: Array<{ at: number; ms: number }> = [];
+  let last = now();
+  const timer = setInterval(() => {
+    const t = now();
+    if (t - last > 60) stalls.push({ at: last, ms: t - last - 10 });
+    last = t;
+  }, 10);
+  return { stalls, stop: () => clearInterval(timer) };
+}
+
 /** Moments of the fault, in `performance.now()` ms. */
 interface Fault {
   killStart: number;
@@ -150,6 +165,7 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
 
     // 50 requests/s per key (half the policy's rate: nothing is refused while Redis decides), on a
     // fixed schedule: kill at 1 s, restart at 2.5 s, stop 2 s after the restart.
+    const watch = watchStalls();
     const start = now();
     const fault = injectFault(start, 1000, 2500);
     const pending: Promise<Answer>[] = [];
@@ -167,12 +183,17 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     }
     const { killStart, killDone, restartStart, restartDone } = await fault;
     const answers = await Promise.all(pending);
+    watch.stop();
     expect(answers).toHaveLength(issued);
 
     // Where an answer sits on the timeline, for failure messages.
     const at = (t: number) => `+${(t - start).toFixed(0)} ms`;
-    const where = (a: Answer) =>
-      `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})`;
+    const where = (a: Answer) => {
+      const stalled = watch.stalls
+        .filter((g) => g.at < a.sentAt + a.ms && g.at + g.ms > a.sentAt)
+        .map((g) => `; event loop stalled ${g.ms.toFixed(0)} ms at ${at(g.at)}`);
+      return `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})${stalled.join('')}`;
+    };
 
     // No lost or hanging call, and every answer within the store timeout plus the margin.
     expect(answers.filter((a) => a.status === 0).map(where)).toEqual([]);
@@ -240,7 +261,7 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     console.log(
       `server: ${answers.length} answers, slowest ${slowest.toFixed(1)} ms; in flight at the kill ${atKill.length}, slowest ${slowestOf(atKill).toFixed(1)} ms ` +
         `(${timeouts} store timeouts); outage ${outage.length}, slowest ${slowestOf(outage).toFixed(1)} ms (${undecided - timeouts} immediate store errors in all); ` +
-        `Redis down ${(restartStart - killStart).toFixed(0)} ms; decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
+        `Redis down ${(restartStart - killStart).toFixed(0)} ms; longest event-loop stall ${slowestOf(watch.stalls).toFixed(0)} ms; decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
     );
   }, 20_000);
 
