@@ -3,7 +3,7 @@
  * of real loopback HTTP traffic, then restarted on the same port (empty data, empty script cache).
  *
  * - Server face: `startServer` with a Redis store and two policies, one failing open (`api`) and one
- *   failing closed (`login`). Every answer, before, during and after the outage, arrives within
+ *   failing closed (`login`). Every answer of the steady stream, before, during and after the outage, arrives within
  *   `storeTimeoutMs` plus a margin; the outage answers are the documented ones; once Redis is back
  *   the decisions come from it again (headers, refusals, keys in Redis).
  * - Client face: `createFetch` with a Redis store against a server without one (so the client's own
