@@ -90,12 +90,26 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts a private redis-server on a free port and waits until it answers. */
+/** Launches on `port`, or on free ports until one binds: another process may take a port between check and bind. */
+async function launchOnFreePort(port: number | undefined): Promise<{ chosen: number; child: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const chosen = port ?? (await freePort());
+    const child = launch(chosen);
+    try {
+      await waitUntilUp(chosen, child);
+      return { chosen, child };
+    } catch (error) {
+      if (port !== undefined || child.exitCode === null || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Starts a private redis-server on a free port (or on `port`) and waits until it answers. */
 export async function startRedisServer(port?: number): Promise<RedisServer> {
   assertRedisServerInstalled();
-  const chosen = port ?? (await freePort());
-  let child = launch(chosen);
-  await waitUntilUp(chosen, child);
+  const launched = await launchOnFreePort(port);
+  const chosen = launched.chosen;
+  let child = launched.child;
   const signal = async (name: NodeJS.Signals) => {
     if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
       process.kill(child.pid, name);
