@@ -129,9 +129,12 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     },
     async holdGate(key: string, ms: number): Promise<number> {
       const now = clock.now();
-      const until = Math.max(read(GATE + key, now)?.[0] ?? now, now + Math.max(0, ms));
-      write(GATE + key, [until], now);
-      return until - now;
+      const wanted = Math.max(0, ms);
+      const closedUntil = read(GATE + key, now)?.[0] ?? now;
+      // Return `wanted` itself when it extends the gate: `now + ms − now` is not always `ms` in floats.
+      const extending = now + wanted >= closedUntil;
+      write(GATE + key, [extending ? now + wanted : closedUntil], now);
+      return extending ? wanted : closedUntil - now;
     },
     async gateWait(key: string): Promise<number> {
       const now = clock.now();

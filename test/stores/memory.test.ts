@@ -51,6 +51,14 @@ describe('memoryStore', () => {
     expect(await store.gateWait('g')).toBe(0);
   });
 
+  it('reports exactly the ms asked for when a gate is extended at a fractional time', async () => {
+    const clock = new ManualClock();
+    await clock.advance(1234.56789); // (1234.56789 + 1000) − 1234.56789 is 1000.0000000000002 in floats
+    const store = memoryStore({ clock });
+    expect(await store.holdGate('g', 1000)).toBe(1000);
+    expect(await store.holdGate('g', 2000)).toBe(2000);
+  });
+
   it('stays within maxKeys over 1,000,000 distinct keys (LRU eviction)', async () => {
     const clock = new ManualClock();
     const store = memoryStore({ clock, maxKeys: 10_000 });
