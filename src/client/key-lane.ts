@@ -35,7 +35,9 @@ export interface KeyStats {
   /** What the pacer knows or learned. */
   learned: PacerSnapshot;
   gate: { open: boolean; openInMs: number; reason: 'retry-after' | 'outage' | null };
+  /** Attempts sent and not answered yet (with a `store`, also those booked and waiting for their units). */
   inFlight: number;
+  /** Calls waiting for their turn. */
   queued: number;
   /** With a `store`: whether its shared quota is in use or the local fallback is (`degraded`), and store failures. */
   shared: { degraded: boolean; failures: number } | null;
