@@ -2,9 +2,13 @@
  * A key's quota shared through a {@link RateLimitStore} (e.g. Redis): every process draws its
  * pacing from one atomic bucket and sees one gate, so a 429 seen by one worker pauses all.
  *
- * If the store fails or is slow, the key falls back to local pacing at `rate / expectedWorkers`
- * (so N workers together still stay near the quota) and tries the store again after a second.
- * No call waits on a store that is down for longer than the store's own timeout.
+ * Bookings are spaced at the rate (a burst of 2), and each process keeps at most its share of the
+ * burst, less a margin, booked or in flight, so the server's own bucket stays near full.
+ *
+ * If the store fails, or is slow twice in a row, the key falls back to local pacing at
+ * `rate / expectedWorkers` (so N workers together still stay near the quota) and tries the store
+ * again after a second. No call waits on a store that is down for longer than the store's own
+ * timeout (or this module's 1 s deadline).
  */
 import type { Clock } from '../core/clock.js';
 import type { BucketConfig, BucketState } from '../core/token-bucket.js';
@@ -32,7 +36,7 @@ export class SharedQuota {
   readonly #fallbackConfig: BucketConfig;
   #fallback: BucketState;
   #downUntil = Number.NEGATIVE_INFINITY;
-  /** Most units this process may have booked or in flight at once. */
+  /** Most calls this process may have booked or in flight at once (its share of the burst less the margin). */
   readonly inFlightShare: number;
   #failures = 0;
   #slowInARow = 0;
