@@ -256,7 +256,7 @@ export class Pacer {
    * units sent since any earlier send t (since the gate opened), at most `B` came from the
    * bucket and the rest from refill, so rate ≥ (sent since t − B) / (now − t). The rate goes to
    * the best such bound, but never below half nor above 95 % of the refused rate. Clean time
-   * after the gate then adds back an eighth of the gap to that refused rate per second (at
+   * after the gate then adds back a quarter of the gap to that refused rate per second (at
    * least 1/32 of the rate): the server's rate lies in that gap, and one more refusal gates the
    * key for a whole `Retry-After`, which costs far more than pacing a few percent slow.
    * One cut per episode (refusals of requests sent before the last cut belong to it), and only
@@ -277,7 +277,7 @@ export class Pacer {
       const refusedAt = this.#rate as number;
       const bound = this.#admittedBound(mark);
       this.#rate = Math.max(0.1, Math.min(0.95 * refusedAt, Math.max(refusedAt / 2, bound)));
-      this.#recoveryPerSecond = Math.max(this.#rate * GENTLE_RECOVERY, (0.95 * refusedAt - this.#rate) / 8);
+      this.#recoveryPerSecond = Math.max(this.#rate * GENTLE_RECOVERY, (0.95 * refusedAt - this.#rate) / 4);
     }
     this.#sendLog = [];
     this.#episodeSuccesses = 0;

@@ -111,11 +111,11 @@ describe('Pacer', () => {
     const refused = pacer.consume(1, 1005);
     pacer.cut(refused, 1000, 1006);
     expect(pacer.snapshot(1006).rate).toBe(30);
-    // Clean time counts from 2006; it adds back (0.95 × 60 − 30) / 8 per second.
+    // Clean time counts from 2006; it adds back (0.95 × 60 − 30) / 4 per second.
     pacer.recover(2006);
     expect(pacer.snapshot(2006).rate).toBe(30);
     pacer.recover(3006);
-    expect(pacer.snapshot(3006).rate).toBeCloseTo(33.375, 10);
+    expect(pacer.snapshot(3006).rate).toBeCloseTo(36.75, 10);
   });
 
   it('no counters: a refusal after slow start cuts to the rate the server admitted, then grows gently', () => {
@@ -137,10 +137,10 @@ describe('Pacer', () => {
     // the other 180 of the 200 sent in the last second were refill, so the rate is ≥ 180/s
     // (halving would give 151.875).
     expect(pacer.snapshot(2006).rate).toBeCloseTo(180, 10);
-    // Growth is gentle: (0.95 × 303.75 − 180) / 8 per second of clean time after the gate.
+    // Growth is gentle: (0.95 × 303.75 − 180) / 4 per second of clean time after the gate.
     pacer.recover(3006);
     pacer.recover(4006);
-    expect(pacer.snapshot(4006).rate).toBeCloseTo(180 + (0.95 * 303.75 - 180) / 8, 10);
+    expect(pacer.snapshot(4006).rate).toBeCloseTo(180 + (0.95 * 303.75 - 180) / 4, 10);
   });
 
   it('no counters: the admitted-rate bound never lifts the rate above 95 % of the refused one', () => {
