@@ -11,8 +11,9 @@
  *    `limit / reset` would pace 10× too slow.
  * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
  *    the reset whatever the algorithm, so it is a floor that never overshoots.
- * 5. `aimd`: no counters at all: slow start from the first 429, then a 429 halves the rate and
- *    clean time adds it back linearly.
+ * 5. `aimd`: no counters at all: slow start from the first 429; a later 429 cuts the rate to
+ *    what the server was seen to admit from refill (at least half, at most 95 % of the refused
+ *    rate), and clean time after the gate adds it back slowly. See {@link Pacer.cut}.
  *
  * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
  * `remaining − units still in flight`: requests in flight may or may not have been counted by the
@@ -48,6 +49,10 @@ const MIN_ESTIMATE_SPAN_MS = 50;
 const PROBE_INTERVAL_MS = 25;
 /** Slow start (servers without counters) grows the rate this often. */
 const SLOW_START_STEP_MS = 250;
+/** Sends remembered (time, mark) for the admitted-rate bound of a refusal without counters. */
+const MAX_SEND_LOG = 4096;
+/** After a later cut, clean time adds back at least this fraction of the rate per second. */
+const GENTLE_RECOVERY = 1 / 32;
 
 interface Reading {
   at: number;
@@ -79,6 +84,10 @@ export class Pacer {
   #maxRemainingSeen = -1;
   #probeAt: number | null = null;
   #cutMark = 0;
+  /** Successes before the first refusal without counters: at least the server's burst. */
+  #burstBound: number | null = null;
+  /** Sends since the last cut without counters: `at` and the mark before the send. */
+  #sendLog: { at: number; start: number }[] = [];
 
   constructor(rate: number | undefined, burst: number | undefined, now: number) {
     this.#configuredRate = rate ?? null;
@@ -141,6 +150,10 @@ export class Pacer {
   consume(cost: number, now: number): number {
     this.#store(now);
     if (this.#tokens !== null) this.#tokens -= cost;
+    if (this.#source === 'aimd') {
+      if (this.#sendLog.length >= MAX_SEND_LOG) this.#sendLog.splice(0, MAX_SEND_LOG / 2);
+      this.#sendLog.push({ at: now, start: this.#sent });
+    }
     this.#sent += cost;
     this.#inFlight += cost;
     return this.#sent;
@@ -235,10 +248,17 @@ export class Pacer {
   }
 
   /**
-   * A 429 from a server that sends no counters (`mark` is the refused send's): slow start, then
-   * AIMD. The first refusal starts pacing at twice what got through, per `Retry-After` period (a
-   * floor the server has shown it allows), growing 1.5× every quarter second while clean; every
-   * later refusal halves the rate, and clean time then adds a quarter of it back per second.
+   * A 429 from a server that sends no counters (`mark` is the refused send's). The first one
+   * starts pacing at twice what got through, per `Retry-After` period (a floor the server has
+   * shown it allows), growing 1.5× every quarter second once the gate opens; what got through
+   * before it, `B`, bounds the server's burst from above.
+   * A later refusal means the server's bucket was empty when the refused send arrived: of the
+   * units sent since any earlier send t (since the gate opened), at most `B` came from the
+   * bucket and the rest from refill, so rate ≥ (sent since t − B) / (now − t). The rate goes to
+   * the best such bound, but never below half nor above 95 % of the refused rate. Clean time
+   * after the gate then adds back a quarter of the gap to that refused rate per second (at
+   * least 1/32 of the rate): the server's rate lies in that gap, and one more refusal gates the
+   * key for a whole `Retry-After`, which costs far more than pacing a few percent slow.
    * One cut per episode (refusals of requests sent before the last cut belong to it), and only
    * small bursts: the server's burst is unknown.
    */
@@ -249,17 +269,41 @@ export class Pacer {
     const period = Math.max(1000, hintMs ?? 0) / 1000;
     const first = this.#rate === null;
     this.#slowStart = first;
-    this.#rate = Math.max(0.1, first ? (2 * Math.max(1, this.#episodeSuccesses)) / period : this.#rate! / 2);
+    if (first) {
+      this.#burstBound = Math.max(1, this.#episodeSuccesses);
+      this.#rate = Math.max(0.1, (2 * this.#burstBound) / period);
+      this.#recoveryPerSecond = this.#rate / 4;
+    } else {
+      const refusedAt = this.#rate as number;
+      const bound = this.#admittedBound(mark);
+      this.#rate = Math.max(0.1, Math.min(0.95 * refusedAt, Math.max(refusedAt / 2, bound)));
+      this.#recoveryPerSecond = Math.max(this.#rate * GENTLE_RECOVERY, (0.95 * refusedAt - this.#rate) / 4);
+    }
+    this.#sendLog = [];
     this.#episodeSuccesses = 0;
     this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
     this.#tokens = 0;
     this.#updatedAt = now;
     this.#source = 'aimd';
-    this.#lastIncrease = now;
-    this.#recoveryPerSecond = this.#rate / 4;
+    // The key is gated for the hint: clean time starts when it opens (slow start grows then).
+    this.#lastIncrease = now + (hintMs ?? 0) - (first ? SLOW_START_STEP_MS : 0);
   }
 
-  /** A success with no counters: slow start grows the rate 1.5× per 250 ms, AIMD adds back linearly. */
+  /** Lower bound on the server's rate from the sends before the refused one (`mark`); 0 if none. */
+  #admittedBound(mark: number): number {
+    // The refused send is the last one logged that started below `mark`.
+    const sends = this.#sendLog.filter((send) => send.start < mark);
+    const end = sends.pop();
+    if (end === undefined || this.#burstBound === null) return 0;
+    let best = 0;
+    for (const send of sends) {
+      const span = (end.at - send.at) / 1000;
+      if (span > 0) best = Math.max(best, (end.start - send.start - this.#burstBound) / span);
+    }
+    return best;
+  }
+
+  /** A success with no counters: slow start grows the rate 1.5× per 250 ms, later it adds back linearly. */
   recover(now: number): void {
     this.#episodeSuccesses++;
     if (this.#source !== 'aimd' || this.#rate === null) return;

@@ -95,19 +95,61 @@ describe('Pacer', () => {
     expect(pacer.snapshot(0).source).toBe('policy');
   });
 
-  it('no counters: one cut per episode, slow start, then halving', () => {
+  it('no counters: one cut per episode, slow start from the gate, then halving', () => {
     const pacer = new Pacer(undefined, undefined, 0);
     for (let i = 0; i < 20; i++) pacer.recover(0);
     const marks = Array.from({ length: 4 }, () => pacer.consume(1, 0));
     for (const mark of marks) pacer.cut(mark, 1000, 5);
     // 20 got through before the first refusal, Retry-After 1 s: start at 40/s, cut once only.
     expect(pacer.snapshot(5)).toMatchObject({ rate: 40, source: 'aimd' });
+    // The key is gated until 1005: no growth before, one step as it opens.
     pacer.recover(300);
-    expect(pacer.snapshot(300).rate).toBe(60);
-    const refused = pacer.consume(1, 300);
-    pacer.cut(refused, 1000, 301);
-    expect(pacer.snapshot(301).rate).toBe(30);
-    pacer.recover(1301);
-    expect(pacer.snapshot(1301).rate).toBeCloseTo(37.5, 10);
+    expect(pacer.snapshot(300).rate).toBe(40);
+    pacer.recover(1005);
+    expect(pacer.snapshot(1005).rate).toBe(60);
+    // One send since the gate opened: nothing measured, so halve.
+    const refused = pacer.consume(1, 1005);
+    pacer.cut(refused, 1000, 1006);
+    expect(pacer.snapshot(1006).rate).toBe(30);
+    // Clean time counts from 2006; it adds back (0.95 × 60 − 30) / 4 per second.
+    pacer.recover(2006);
+    expect(pacer.snapshot(2006).rate).toBe(30);
+    pacer.recover(3006);
+    expect(pacer.snapshot(3006).rate).toBeCloseTo(36.75, 10);
+  });
+
+  it('no counters: a refusal after slow start cuts to the rate the server admitted, then grows gently', () => {
+    const pacer = new Pacer(undefined, undefined, 0);
+    for (let i = 0; i < 20; i++) pacer.recover(0);
+    pacer.cut(pacer.consume(1, 0), 1000, 5);
+    // The gate opens at 1005; slow start: 60, 90, 135, 202.5, 303.75 every 250 ms.
+    // 200 sends at 5 ms intervals get through, then the one at 2005 is refused.
+    for (let i = 0; i < 200; i++) {
+      const now = 1005 + i * 5;
+      pacer.recover(now);
+      pacer.consume(1, now);
+    }
+    pacer.recover(2005);
+    expect(pacer.snapshot(2005).rate).toBeCloseTo(303.75, 10);
+    const refused = pacer.consume(1, 2005);
+    pacer.cut(refused, 1000, 2006);
+    // At most 20 (what got through before the first refusal) came from the server's bucket:
+    // the other 180 of the 200 sent in the last second were refill, so the rate is ≥ 180/s
+    // (halving would give 151.875).
+    expect(pacer.snapshot(2006).rate).toBeCloseTo(180, 10);
+    // Growth is gentle: (0.95 × 303.75 − 180) / 4 per second of clean time after the gate.
+    pacer.recover(3006);
+    pacer.recover(4006);
+    expect(pacer.snapshot(4006).rate).toBeCloseTo(180 + (0.95 * 303.75 - 180) / 4, 10);
+  });
+
+  it('no counters: the admitted-rate bound never lifts the rate above 95 % of the refused one', () => {
+    const pacer = new Pacer(undefined, undefined, 0);
+    pacer.recover(0);
+    pacer.cut(pacer.consume(1, 0), 1000, 0);
+    // Rate 2/s from 1 success (no growth yet); 100 sends in 100 ms got through anyway (not a token bucket).
+    for (let i = 0; i < 100; i++) pacer.consume(1, 1000 + i);
+    pacer.cut(pacer.consume(1, 1100), 1000, 1100);
+    expect(pacer.snapshot(1100).rate).toBeCloseTo(0.95 * 2, 10);
   });
 });
