@@ -9,6 +9,8 @@
  * - Client face: `createFetch` with a Redis store against a server without one (so the client's own
  *   pacing is what is measured). During the outage it paces at `rate / expectedWorkers`, no call is
  *   rejected or left hanging, and once Redis is back it books from the shared bucket again at `rate`.
+ * - A Redis that hangs instead (SIGSTOP: connections open, nothing answered): the client's calls
+ *   still settle, paced at the fallback rate, and sharing resumes after SIGCONT.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -364,6 +366,85 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     console.log(
       `client: ${issued} calls, longest ${longestCall.toFixed(0)} ms; before ${beforeRate}/s; outage ${(outageCompletions / window).toFixed(1)}/s over ${window.toFixed(2)} s ` +
         `(fallback ${fallbackRate}/s); ${finalFailures} store failures (${failuresAtRestart} by restart); shared again ${recoveryMs.toFixed(0)} ms after restart; last second ${afterRate}/s`,
+    );
+  }, 20_000);
+
+  it('client: a Redis that stops answering (SIGSTOP) costs a booking at most its timeout; every call settles, sharing resumes after SIGCONT', async () => {
+    const client = await connect();
+    const prefix = uniquePrefix('hang-client');
+    const server = await startServer({ rate: 100_000, burst: 100_000 });
+    servers.push(server);
+    const rate = 100;
+    const fallbackRate = rate / 4;
+    const fetch = createFetch({
+      rate,
+      burst: 10,
+      expectedWorkers: 4,
+      store: redisStore({ client, prefix, commandTimeoutMs: STORE_TIMEOUT_MS }),
+    });
+    // Ten callers back to back for 4.5 s; Redis is stopped (connections open, nothing answered)
+    // from 1 s to 2.5 s.
+    const start = now();
+    const stopAt = start + 4500;
+    const fault = (async () => {
+      await sleep(start + 1000 - now());
+      const pausedAt = now();
+      redis.pause();
+      await sleep(start + 2500 - now());
+      redis.resume();
+      return { pausedAt, resumedAt: now() };
+    })();
+    const completions: number[] = [];
+    const failures: unknown[] = [];
+    let issued = 0;
+    let settled = 0;
+    let longestCall = 0;
+    const caller = async () => {
+      for (let i = 0; i < 500 && now() < stopAt; i++) {
+        issued++;
+        const sentAt = now();
+        try {
+          const res = await fetch(`${server.url}/items`, { signal: AbortSignal.timeout(3000) });
+          await res.arrayBuffer();
+          if (res.status !== 200) failures.push(res.status);
+          completions.push(now());
+        } catch (error) {
+          failures.push(error);
+        }
+        longestCall = Math.max(longestCall, now() - sentAt);
+        settled++;
+      }
+    };
+    const samples: Array<{ at: number; degraded: boolean }> = [];
+    const sampler = (async () => {
+      while (now() < stopAt) {
+        const shared = fetch.stats()[0]?.shared;
+        if (shared) samples.push({ at: now(), degraded: shared.degraded });
+        await sleep(20);
+      }
+    })();
+    await Promise.all([...Array.from({ length: 10 }, caller), sampler, fault]);
+    const { pausedAt, resumedAt } = await fault;
+
+    expect(failures).toEqual([]);
+    expect(settled).toBe(issued);
+    // Ten callers queued behind 25/s wait up to ~400 ms for their turn, plus at most one store
+    // timeout (100 ms) per booking: far from the 3 s abort.
+    expect(longestCall).toBeLessThan(1500);
+    const window = (resumedAt - pausedAt) / 1000;
+    expect(samples.some((s) => s.at >= pausedAt && s.at < resumedAt && s.degraded)).toBe(true);
+    const stalled = countIn(completions, pausedAt, resumedAt);
+    expect(stalled).toBeGreaterThanOrEqual(0.5 * fallbackRate * window);
+    // Shared again within 2 s of SIGCONT, and the last second at `rate`.
+    const recovered = samples.find((s) => s.at >= resumedAt && !s.degraded);
+    expect(recovered).toBeDefined();
+    expect(recovered!.at - resumedAt).toBeLessThan(2000);
+    const lastSecond = countIn(completions, stopAt - 1000, stopAt);
+    expect(lastSecond).toBeGreaterThanOrEqual(0.7 * rate);
+
+    console.log(
+      `hanging Redis: ${issued} calls, longest ${longestCall.toFixed(0)} ms; ${(stalled / window).toFixed(1)}/s while stopped ` +
+        `(fallback ${fallbackRate}/s); shared again ${(recovered!.at - resumedAt).toFixed(0)} ms after SIGCONT; last second ${lastSecond}/s`,
     );
   }, 20_000);
 });

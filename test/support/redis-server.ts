@@ -21,6 +21,10 @@ export interface RedisServer {
   restart(): Promise<void>;
   /** SIGTERM the server and wait for it to exit. */
   stop(): Promise<void>;
+  /** SIGSTOP the server: connections stay open, nothing is answered (a hanging Redis). */
+  pause(): void;
+  /** SIGCONT a paused server: it answers what queued up meanwhile. */
+  resume(): void;
 }
 
 /** Throws a clear error unless `redis-server` can be run. */
@@ -121,7 +125,17 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     url: `redis://${HOST}:${chosen}`,
     pid: () => child.pid,
     kill: () => signal('SIGKILL'),
-    stop: () => signal('SIGTERM'),
+    stop: async () => {
+      // A stopped process acts on SIGTERM only once it runs again.
+      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGCONT');
+      await signal('SIGTERM');
+    },
+    pause: () => {
+      if (child.pid !== undefined) process.kill(child.pid, 'SIGSTOP');
+    },
+    resume: () => {
+      if (child.pid !== undefined) process.kill(child.pid, 'SIGCONT');
+    },
     async restart() {
       await signal('SIGKILL');
       child = launch(chosen);
