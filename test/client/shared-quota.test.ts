@@ -41,6 +41,24 @@ describe('createFetch with a store', () => {
     expect(Math.max(...times)).toBeGreaterThanOrEqual(800);
   });
 
+  it('spaces bookings at the rate: a burst of 2, not the whole burst, so the server keeps its own', async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, () => ({ status: 200 }));
+    const fetch = createFetch({
+      fetch: server.fetch,
+      clock,
+      store: memoryStore({ clock }),
+      rate: 100,
+      burst: 20,
+    });
+    await runUntilSettled(
+      clock,
+      Array.from({ length: 8 }, () => fetch(URL_A)),
+      5,
+    );
+    expect(server.seen.map((s) => s.at)).toEqual([0, 0, 10, 20, 30, 40, 50, 60]);
+  });
+
   it('a 429 seen by one client closes the shared gate for the other', async () => {
     const clock = new ManualClock();
     const server = fakeFetch(clock, (_s, i) =>
