@@ -14,7 +14,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
+import { createFetch, type HeadwayFetch } from '../../src/client/create-fetch.js';
 import { redisStore } from '../../src/redis/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { uniquePrefix } from '../support/redis.js';
@@ -86,6 +86,53 @@ async function injectFault(start: number, killAt: number, restartAt: number): Pr
   const restartStart = now();
   await redis.restart();
   return { killStart, killDone, restartStart, restartDone: now() };
+}
+
+/** What ten back-to-back callers saw, and the client's `shared` state sampled every 20 ms. */
+interface ClientRun {
+  completions: number[];
+  failures: unknown[];
+  issued: number;
+  settled: number;
+  longestCall: number;
+  samples: Array<{ at: number; degraded: boolean; failures: number }>;
+}
+
+/** Ten callers send one call after another (each bounded at 3 s) until `stopAt()`; bounded at 500 calls each. */
+async function driveClient(fetch: HeadwayFetch, url: string, stopAt: () => number): Promise<ClientRun> {
+  const run: ClientRun = {
+    completions: [],
+    failures: [],
+    issued: 0,
+    settled: 0,
+    longestCall: 0,
+    samples: [],
+  };
+  const caller = async () => {
+    for (let i = 0; i < 500 && now() < stopAt(); i++) {
+      run.issued++;
+      const sentAt = now();
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+        await res.arrayBuffer();
+        if (res.status !== 200) run.failures.push(res.status);
+        run.completions.push(now());
+      } catch (error) {
+        run.failures.push(error);
+      }
+      run.longestCall = Math.max(run.longestCall, now() - sentAt);
+      run.settled++;
+    }
+  };
+  const sampler = async () => {
+    while (now() < stopAt()) {
+      const shared = fetch.stats()[0]?.shared;
+      if (shared) run.samples.push({ at: now(), ...shared });
+      await sleep(20);
+    }
+  };
+  await Promise.all([...Array.from({ length: 10 }, caller), sampler()]);
+  return run;
 }
 
 const STORE_TIMEOUT_MS = 100;
@@ -293,36 +340,11 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     void fault.then((f) => {
       stopAt = f.restartDone + 3000;
     });
-    const completions: number[] = [];
-    const failures: unknown[] = [];
-    let issued = 0;
-    let settled = 0;
-    let longestCall = 0;
-    const caller = async () => {
-      for (let i = 0; i < 500 && now() < stopAt; i++) {
-        issued++;
-        const sentAt = now();
-        try {
-          const res = await fetch(`${server.url}/items`, { signal: AbortSignal.timeout(3000) });
-          await res.arrayBuffer();
-          if (res.status !== 200) failures.push(res.status);
-          completions.push(now());
-        } catch (error) {
-          failures.push(error);
-        }
-        longestCall = Math.max(longestCall, now() - sentAt);
-        settled++;
-      }
-    };
-    const samples: Array<{ at: number; degraded: boolean; failures: number }> = [];
-    const sampler = (async () => {
-      while (now() < stopAt) {
-        const shared = fetch.stats()[0]?.shared;
-        if (shared) samples.push({ at: now(), ...shared });
-        await sleep(20);
-      }
-    })();
-    await Promise.all([...Array.from({ length: 10 }, caller), sampler]);
+    const { completions, failures, issued, settled, longestCall, samples } = await driveClient(
+      fetch,
+      `${server.url}/items`,
+      () => stopAt,
+    );
     const { killDone, restartStart, restartDone } = await fault;
     const end = Math.min(now(), stopAt);
 
@@ -394,36 +416,11 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
       redis.resume();
       return { pausedAt, resumedAt: now() };
     })();
-    const completions: number[] = [];
-    const failures: unknown[] = [];
-    let issued = 0;
-    let settled = 0;
-    let longestCall = 0;
-    const caller = async () => {
-      for (let i = 0; i < 500 && now() < stopAt; i++) {
-        issued++;
-        const sentAt = now();
-        try {
-          const res = await fetch(`${server.url}/items`, { signal: AbortSignal.timeout(3000) });
-          await res.arrayBuffer();
-          if (res.status !== 200) failures.push(res.status);
-          completions.push(now());
-        } catch (error) {
-          failures.push(error);
-        }
-        longestCall = Math.max(longestCall, now() - sentAt);
-        settled++;
-      }
-    };
-    const samples: Array<{ at: number; degraded: boolean }> = [];
-    const sampler = (async () => {
-      while (now() < stopAt) {
-        const shared = fetch.stats()[0]?.shared;
-        if (shared) samples.push({ at: now(), degraded: shared.degraded });
-        await sleep(20);
-      }
-    })();
-    await Promise.all([...Array.from({ length: 10 }, caller), sampler, fault]);
+    const { completions, failures, issued, settled, longestCall, samples } = await driveClient(
+      fetch,
+      `${server.url}/items`,
+      () => stopAt,
+    );
     const { pausedAt, resumedAt } = await fault;
 
     expect(failures).toEqual([]);
