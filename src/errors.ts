@@ -76,13 +76,16 @@ export interface CallFacts {
   key: string;
   /** Attempts sent. */
   attempts: number;
-  /** Status of each attempt (`0` for a network error). */
-  statuses: number[];
+  /** Status of each attempt (`null`: no response, a network error or a timeout). */
+  statuses: (number | null)[];
   /** ms the call spent waiting for pacing, gates and backoff. */
   waitedMs: number;
 }
 
-/** The server asked for a wait longer than `maxRetryAfterMs`: failing fast instead of waiting. */
+/**
+ * The server asked for a wait longer than `maxRetryAfterMs` (a retry hint, or a window it reports
+ * exhausted until a later reset): failing fast instead of waiting.
+ */
 export class RateLimitedError extends HeadwayError {
   override name = 'RateLimitedError' as const;
   constructor(
@@ -93,10 +96,12 @@ export class RateLimitedError extends HeadwayError {
     readonly retryAfterMs: number,
     /** The last response, if one was received (its body is unread). */
     readonly response?: Response,
+    /** The exhausted window (`unit:name`, e.g. `requests:day`), when a window and not a hint says so. */
+    readonly window: string | null = null,
   ) {
     super(
       'HEADWAY_RATE_LIMITED',
-      `Rate limited on ${facts.key}: the server asked to wait ${retryAfterMs} ms (until ${new Date(retryAt).toISOString()}), more than \`maxRetryAfterMs\` allows`,
+      `Rate limited on ${facts.key}${window === null ? '' : ` (window ${window})`}: the server asked to wait ${retryAfterMs} ms (until ${new Date(retryAt).toISOString()}), more than \`maxRetryAfterMs\` allows`,
     );
   }
 }

@@ -10,14 +10,15 @@ import type { RateLimitSignal } from '../signals/signal.js';
 import { CallContext } from './call-context.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
-import type { HoldReason, KeyStats } from './key-lane.js';
+import type { KeyStats, WaitCheck } from './key-lane.js';
 import { KeyLane } from './key-lane.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
 import { keyOptionsFor, resolveClientOptions } from './options.js';
 import { describeRequest, isIdempotent, isReplayable } from './request.js';
 import type { RetryReason } from './retry-policy.js';
-import { classify, isRetryable } from './retry-policy.js';
+import { isRetryable, retryReason } from './retry-policy.js';
 import { SharedQuota } from './shared-quota.js';
+import { statusOf, type Verdict, verdictOf } from './verdict.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
 export interface HeadwayFetch {
@@ -102,19 +103,16 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
     const priority = init?.queuePriority ?? 0;
     const facts = call.facts;
 
-    const check = (waitMs: number, reason: HoldReason) => {
-      if (reason === 'gate' && waitMs > opts.maxRetryAfterMs) {
-        throw new RateLimitedError(facts, clock.wallNow() + waitMs, waitMs);
+    const check: WaitCheck = ({ ms, reason, window }) => {
+      // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
+      if ((reason === 'gate' || window !== null) && ms > opts.maxRetryAfterMs && Number.isFinite(ms)) {
+        throw new RateLimitedError(facts, clock.wallNow() + ms, ms, undefined, window);
       }
-      call.checkWait(waitMs);
+      call.checkWait(ms);
+      // A wait for the next answer has no length to report: only timed waits are events.
+      if (events.throttle.active && Number.isFinite(ms)) events.throttle.emit({ key, waitMs: ms, reason });
     };
-    const hooks = {
-      onHold(reason: HoldReason, waitMs: number) {
-        // A wait for the next answer has no length to report: only timed waits are events.
-        if (events.throttle.active && Number.isFinite(waitMs)) events.throttle.emit({ key, waitMs, reason });
-      },
-    };
-    const giveUp = (status: number, reason: GiveUpEvent['reason']) => {
+    const giveUp = (status: number | null, reason: GiveUpEvent['reason']) => {
       if (events.giveUp.active) events.giveUp.emit({ key, attempts: facts.attempts, status, reason });
     };
 
@@ -122,7 +120,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
     try {
       for (;;) {
         const waitStart = clock.now();
-        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, check, hooks);
+        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, check);
         facts.waitedMs += clock.now() - waitStart;
         facts.attempts++;
         const attempt = call.attemptSignal(timeoutMs);
@@ -138,34 +136,29 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
         }
 
         if (!response) {
-          if (call.signal?.aborted) {
-            lane.settle(ticket, -1, null);
-            throw call.abortReason();
-          }
-          facts.statuses.push(0);
-          lane.settle(ticket, 0, null);
+          const aborted = call.signal?.aborted === true;
+          const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
+          lane.settle(ticket, verdict, null);
+          if (aborted) throw call.abortReason();
+          facts.statuses.push(null);
           const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
-          const reason = classify(0, idempotent, replayable);
-          const delay = await planRetry(0, reason, null, undefined);
-          if (delay === null) throw error;
+          if ((await planRetry(verdict, null, undefined)) === null) throw error;
           continue;
         }
 
-        const status = response.status;
-        facts.statuses.push(status);
         const signal = readRateLimit(response, { receivedAt: clock.wallNow() });
-        lane.settle(ticket, status, signal);
-        if (status === 429 || (signal.retryAfterMs !== null && (status === 403 || status === 503))) {
-          if (events.rateLimited.active) {
-            events.rateLimited.emit({ key, status, retryAfterMs: signal.retryAfterMs, signal });
-          }
+        const verdict = verdictOf({ kind: 'response', status: response.status, signal });
+        facts.statuses.push(response.status);
+        lane.settle(ticket, verdict, signal);
+        if (verdict.kind === 'limited' && events.rateLimited.active) {
+          events.rateLimited.emit({
+            key,
+            status: response.status,
+            retryAfterMs: verdict.retryAfterMs,
+            signal,
+          });
         }
-        // A 403 that carries a retry hint is a rate limit (GitHub's secondary limits): treat it as a 429.
-        const limited = status === 403 && signal.retryAfterMs !== null ? 429 : status;
-        const reason = classify(limited, idempotent, replayable);
-        if (reason === 'not-retryable') return response;
-        const delay = await planRetry(status, reason, signal, response);
-        if (delay === null) return response;
+        if ((await planRetry(verdict, signal, response)) === null) return response;
         void response.body?.cancel().catch(() => {});
       }
     } finally {
@@ -177,13 +170,14 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
      * settles with what it has); throws when stopping must be an error.
      */
     async function planRetry(
-      status: number,
-      reason: RetryReason,
+      verdict: Verdict,
       signal: RateLimitSignal | null,
       response: Response | undefined,
     ): Promise<number | null> {
+      const status = statusOf(verdict);
+      const reason: RetryReason = retryReason(verdict, idempotent, replayable);
       if (!isRetryable(reason)) {
-        giveUp(status, reason);
+        if (reason !== 'not-retryable') giveUp(status, reason);
         return null;
       }
       const hint = signal?.retryAfterMs ?? null;

@@ -17,8 +17,8 @@ export interface RetryEvent {
   key: string;
   /** The attempt that failed (1-based). */
   attempt: number;
-  /** Status of the failed attempt (`0` for a network error). */
-  status: number;
+  /** Status of the failed attempt (`null`: no response, a network error or a timeout). */
+  status: number | null;
   delayMs: number;
   reason: RetryReason;
 }
@@ -35,7 +35,8 @@ export interface RateLimitedEvent {
 export interface GiveUpEvent {
   key: string;
   attempts: number;
-  status: number;
+  /** Status of the last attempt (`null`: no response). */
+  status: number | null;
   reason: RetryReason | 'retry-after-too-long';
 }
 

@@ -76,7 +76,7 @@ export interface ClientOptions extends Partial<KeyOptions> {
 
 /** Per-call additions to `RequestInit`. */
 export interface HeadwayInit extends RequestInit {
-  /** Higher leaves its key's queue first (named so as not to clash with fetch's own `priority`). @default 0 */
+  /** Higher leaves its key's queue first, after the call already waiting at its head (named so as not to clash with fetch's own `priority`). @default 0 */
   queuePriority?: number;
   /** Overrides the client's `deadlineMs` for this call. */
   deadlineMs?: number;

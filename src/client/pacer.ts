@@ -1,326 +1,279 @@
 /**
- * The local pacer of one key: a token bucket that is either configured (`rate`, `burst`) or
- * learned from the server, and kept in step with what the server reports.
+ * The pacer of one key: the one place that answers "when may the next unit go". It owns the
+ * key's gate, what is in flight, the outage probe and the server models, and learns from every
+ * attempt's {@link Verdict}.
  *
- * Learning, in order of trust:
- * 1. `configured`: the user's `rate`/`burst` (a server policy can only lower it).
- * 2. `policy`: an IETF `RateLimit-Policy` states the sustained rate `q / w`.
- * 3. `estimate`: how `remaining` moves against what was sent. Between two responses A and B the
- *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
- *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
- *    `limit / reset` would pace 10× too slow.
- * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
- *    the reset whatever the algorithm, so it is a floor that never overshoots.
- * 5. `aimd`: no counters at all: slow start from the first 429; a later 429 cuts the rate to
- *    what the server was seen to admit from refill (at least half, at most 95 % of the refused
- *    rate), and clean time after the gate adds it back slowly. See {@link Pacer.cut}.
- *
- * Every response with `remaining` (newer than the last one used) re-syncs the bucket to
- * `remaining − units still in flight`: requests in flight may or may not have been counted by the
- * server, and assuming they were not is the safe side.
- *
- * A cushion of tokens is always kept unused — one when configured, two while learning — so the
- * server's bucket never runs dry: requests that cross the network with different delays arrive
- * closer together than they were sent, and a server bucket at zero would refuse the early one.
+ * - **Gate** ({@link Gate}): closed by a retry hint or an outage backoff; every call waits.
+ * - **Outage**: after a 5xx or a network error, one probe at a time tests the server while the
+ *   other calls wait; the first answer ends the outage.
+ * - **In flight**: at most `maxInFlight` calls; before anything is known about the server, a small
+ *   window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
+ * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
+ *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
+ *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
+ *   above and follows the server's `remaining` downwards; the server's tracks still govern a
+ *   configured key once its counters contradict a bucket (a window).
  */
-import type { RateLimitSignal } from '../signals/signal.js';
+import type { BackoffOptions, Random } from '../core/backoff.js';
+import { exponentialCeiling } from '../core/backoff.js';
+import { pacingWindow } from '../signals/read-rate-limit.js';
+import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
+import { Gate, type GateReason } from './gate.js';
+import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
+import {
+  newNoCounters,
+  newTrack,
+  noCountersModel,
+  type Track,
+  trackDelay,
+  trackGovernsConfigured,
+  trackObserve,
+  trackSent,
+  trackSnapshot,
+} from './models/index.js';
+import type { ModelSnapshot, Observation } from './models/model.js';
+import type { NoCountersModelState } from './models/no-counters.js';
+import type { Verdict } from './verdict.js';
 
-/** Where the pacer's rate came from. */
-export type RateSource = 'configured' | 'policy' | 'estimate' | 'reset' | 'aimd';
+/** Why a call is held. */
+export type HoldReason = 'pacing' | 'gate' | 'outage';
+
+/** When the next unit may go, and why not now. */
+export interface Delay {
+  ms: number;
+  reason: HoldReason;
+  /** The call may go as the one probe of an outage. */
+  probe: boolean;
+  /** The server's window that binds, when one does (its `name`). */
+  window: string | null;
+}
+
+/** Permission to send one attempt. */
+export interface Ticket {
+  /** Cumulative units sent up to and including this one. */
+  mark: number;
+  cost: number;
+  /** This attempt is the one probe of an outage. */
+  probe: boolean;
+  /** ms until units booked in a shared bucket are due (0 without a store). */
+  dueInMs: number;
+}
+
+/** What {@link Pacer} needs to know about its key. */
+export interface PacerOptions {
+  /** A configured rate (units/s); unset = learn it. */
+  rate: number | undefined;
+  burst: number | undefined;
+  /** Most calls in flight at once. */
+  maxInFlight: number;
+  /** False when a shared quota paces the key: the pacer then only gates and counts. */
+  paced: boolean;
+  backoff: BackoffOptions;
+}
 
 /** What the pacer knows, for `stats()`. */
-export interface PacerSnapshot {
-  /** Units per second, or `null` while unknown (unpaced). */
-  rate: number | null;
-  /** Bucket capacity, or `null` while unknown. */
-  burst: number | null;
-  source: RateSource | null;
-  /** Tokens the pacer believes are available now, or `null` while unknown. */
-  tokens: number | null;
+export type PacerSnapshot = ModelSnapshot;
+
+/** Calls allowed in flight before the first answer tells anything about the server. */
+const INITIAL_WINDOW = 4;
+const GO: Delay = { ms: 0, reason: 'pacing', probe: false, window: null };
+const WAIT_FOR_ANSWER: Delay = { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false, window: null };
+
+/** The rate (units/s) the server states for `window`, from its own policy or one beside it. */
+function statedRate(window: RateLimitPolicy, signal: RateLimitSignal): number | null {
+  if (window.quota !== null && window.windowMs) return (window.quota * 1000) / window.windowMs;
+  if (signal.dialect !== 'draft-6' && signal.dialect !== 'draft-7') return null;
+  // The old drafts list the quota policies beside the counters: `RateLimit-Policy: 200;w=1`.
+  const beside = signal.policies.find(
+    (p) => p !== window && p.unit === window.unit && p.remaining === null && p.quota !== null && p.windowMs,
+  );
+  return beside ? ((beside.quota as number) * 1000) / (beside.windowMs as number) : null;
 }
 
-const EPSILON = 1e-9;
-/** Tokens kept unused while the rate is learned, and when it is configured (the cushion). */
-const LEARNING_CUSHION = 2;
-const CONFIGURED_CUSHION = 1;
-/** Shortest span between two readings of `remaining` that may yield a rate estimate. */
-const MIN_ESTIMATE_SPAN_MS = 50;
-/** With no rate known, nothing in flight and too few tokens: wait this long before sending one more. */
-const PROBE_INTERVAL_MS = 25;
-/** Slow start (servers without counters) grows the rate this often. */
-const SLOW_START_STEP_MS = 250;
-/** Sends remembered (time, mark) for the admitted-rate bound of a refusal without counters. */
-const MAX_SEND_LOG = 4096;
-/** After a later cut, clean time adds back at least this fraction of the rate per second. */
-const GENTLE_RECOVERY = 1 / 32;
-
-interface Reading {
-  at: number;
-  remaining: number;
-  /** Cumulative cost sent up to and including the request this reading answered. */
-  sent: number;
+/** The windows of a signal that a track follows: request windows with counters. */
+function countedWindows(signal: RateLimitSignal): RateLimitPolicy[] {
+  return signal.policies.filter((p) => p.remaining !== null && p.unit === 'requests');
 }
+
+const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
 
 /** One key's pacing state. Times are monotonic ms. */
 export class Pacer {
-  #rate: number | null;
-  #burst: number | null;
-  #source: RateSource | null;
-  readonly #configuredRate: number | null;
-  #tokens: number | null;
-  #updatedAt: number;
-  #holdUntil = 0;
-  /** Cumulative cost sent. */
-  #sent = 0;
-  /** Cost sent and not yet answered. */
+  readonly #options: PacerOptions;
+  readonly gate: Gate;
+  readonly #random: Random;
   #inFlight = 0;
-  /** `sent` mark of the newest response used to sync. */
-  #syncedMark = -1;
-  #anchor: Reading | null = null;
-  #lastIncrease = 0;
-  #recoveryPerSecond = 1;
-  #slowStart = false;
-  #episodeSuccesses = 0;
-  #maxRemainingSeen = -1;
-  #probeAt: number | null = null;
-  #cutMark = 0;
-  /** Successes before the first refusal without counters: at least the server's burst. */
-  #burstBound: number | null = null;
-  /** Sends since the last cut without counters: `at` and the mark before the send. */
-  #sendLog: { at: number; start: number }[] = [];
+  #inFlightUnits = 0;
+  #sent = 0;
+  #outageFailures = 0;
+  #probing = false;
+  #window = INITIAL_WINDOW;
+  /** The configured bucket, when `rate` is set. */
+  #configured: BucketModelState | null;
+  #tracks: Track[] = [];
+  /** The no-counters model; never for a configured key (its bucket already paces it). */
+  #noCounters: NoCountersModelState | null;
 
-  constructor(rate: number | undefined, burst: number | undefined, now: number) {
-    this.#configuredRate = rate ?? null;
-    this.#rate = rate ?? null;
-    this.#burst = rate === undefined ? null : (burst ?? Math.max(1, rate));
-    this.#source = rate === undefined ? null : 'configured';
-    this.#tokens = this.#burst;
-    this.#updatedAt = now;
+  constructor(options: PacerOptions, random: Random, now: number) {
+    this.#options = options;
+    this.#random = random;
+    this.gate = new Gate(random);
+    this.#configured = options.rate === undefined ? null : newBucket(options.rate, options.burst, now);
+    this.#noCounters = options.rate === undefined ? newNoCounters(now) : null;
   }
 
-  /** Cumulative cost sent so far (a mark to hand back to {@link Pacer.observe}). */
-  get sentMark(): number {
-    return this.#sent;
+  /** Calls sent and not answered yet. */
+  get inFlight(): number {
+    return this.#inFlight;
   }
 
-  /**
-   * Tokens available for new sends at `now`. Refill is clamped to `burst − in flight`: units in
-   * flight may not have reached the server yet, and a full server bucket cannot bank the refill
-   * it loses meanwhile. (The state is stored at every change of the in-flight count.)
-   */
-  #current(now: number): number | null {
-    if (this.#tokens === null) return null;
-    if (this.#rate === null || !(now > this.#updatedAt)) return this.#tokens;
-    const refilled = this.#tokens + ((now - this.#updatedAt) * this.#rate) / 1000;
-    if (this.#burst === null) return refilled;
-    return Math.max(this.#tokens, Math.min(this.#burst - this.#inFlight, refilled));
+  /** True while the server looks down (an outage the first answer ends). */
+  get inOutage(): boolean {
+    return this.#outageFailures > 0;
   }
 
-  #store(now: number): void {
-    const tokens = this.#current(now);
-    if (tokens !== null) this.#tokens = tokens;
-    this.#updatedAt = Math.max(this.#updatedAt, now);
-  }
-
-  /**
-   * ms to wait before `cost` may be sent: 0 to go now, `Infinity` to wait for the next response
-   * (nothing else will tell when a unit is back).
-   */
-  delayFor(cost: number, now: number): number {
-    if (this.#holdUntil > now) return this.#holdUntil - now;
-    const tokens = this.#current(now);
-    if (tokens === null) return 0;
-    const cushion = this.#source === 'configured' ? CONFIGURED_CUSHION : LEARNING_CUSHION;
-    const need = cost + Math.max(0, Math.min(cushion, (this.#burst ?? cost) - cost));
-    if (tokens >= need - EPSILON) return 0;
-    // Only an answer can lift the in-flight clamp; refill alone cannot get there.
-    const clamped = this.#burst !== null && this.#burst - this.#inFlight < need - EPSILON;
-    if (this.#rate !== null && this.#rate > 0 && !clamped)
-      return Math.ceil(((need - tokens) * 1000) / this.#rate);
-    if (this.#inFlight > 0) return Number.POSITIVE_INFINITY;
-    // Nothing will answer and no rate is known: after a short pause, send one more to learn from
-    // (instead of draining the server's bucket at once).
-    this.#probeAt ??= now + PROBE_INTERVAL_MS;
-    if (now < this.#probeAt) return this.#probeAt - now;
-    this.#probeAt = null;
-    return 0;
-  }
-
-  /** Books `cost` units at `now`; returns the mark of this send. */
-  consume(cost: number, now: number): number {
-    this.#store(now);
-    if (this.#tokens !== null) this.#tokens -= cost;
-    if (this.#source === 'aimd') {
-      if (this.#sendLog.length >= MAX_SEND_LOG) this.#sendLog.splice(0, MAX_SEND_LOG / 2);
-      this.#sendLog.push({ at: now, start: this.#sent });
+  /** When `cost` more units may go, at `now`. */
+  delay(cost: number, now: number): Delay {
+    const gateMs = this.gate.waitMs(now);
+    if (gateMs > 0) {
+      const reason = this.gate.reason === 'outage' ? 'outage' : 'gate';
+      return { ms: gateMs, reason, probe: false, window: null };
     }
-    this.#sent += cost;
-    this.#inFlight += cost;
-    return this.#sent;
-  }
-
-  /** The send of `cost` units got its answer (or failed). Call before {@link Pacer.observe}. */
-  release(cost: number, now: number): void {
-    this.#store(now);
-    this.#inFlight = Math.max(0, this.#inFlight - cost);
-  }
-
-  /**
-   * Learns from a response to the send marked `mark`. `ok` is false for a refusal (429), which
-   * also ends the current estimate's clean span.
-   */
-  observe(mark: number, signal: RateLimitSignal, status: number, now: number): void {
-    this.#learnPolicy(signal);
-    if (signal.remaining !== null) this.#sync(mark, signal, status, now);
-    if (status === 429) this.#anchor = null;
-  }
-
-  #learnPolicy(signal: RateLimitSignal): void {
-    if (signal.dialect !== 'ietf') return;
-    const binding = signal.policies.find((p) => p.quota !== null && p.windowMs && p.unit === 'requests');
-    if (!binding || binding.quota === null || !binding.windowMs) return;
-    const policyRate = (binding.quota * 1000) / binding.windowMs;
-    if (this.#configuredRate !== null) {
-      if (policyRate < this.#configuredRate) this.#rate = policyRate;
-      return;
+    if (this.#outageFailures > 0) {
+      if (this.#probing) return { ...WAIT_FOR_ANSWER, reason: 'outage' };
+      return { ms: 0, reason: 'outage', probe: true, window: null };
     }
-    this.#rate = policyRate;
-    this.#source = 'policy';
-  }
-
-  #sync(mark: number, signal: RateLimitSignal, status: number, now: number): void {
-    const remaining = signal.remaining as number;
-    if (this.#source !== 'configured') {
-      // A policy's quota can be far above the burst (a token bucket's q per w): the largest
-      // `remaining` seen bounds the burst from below, the stated limit from above.
-      this.#maxRemainingSeen = Math.max(this.#maxRemainingSeen, remaining);
-      const seen = this.#maxRemainingSeen + 1;
-      this.#burst = Math.max(1, signal.limit === null ? seen : Math.min(signal.limit, seen));
-    }
-    if (
-      this.#source === null ||
-      this.#source === 'reset' ||
-      this.#source === 'estimate' ||
-      this.#source === 'aimd'
-    ) {
-      this.#estimate({ at: now, remaining, sent: mark }, signal.limit);
-    }
-    if ((this.#source === null || this.#source === 'reset') && signal.limit !== null && signal.resetInMs) {
-      const floor = ((signal.limit - remaining) * 1000) / signal.resetInMs;
-      if (floor > 0 && floor > (this.#rate ?? 0)) {
-        this.#rate = floor;
-        this.#source = 'reset';
+    if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
+    if (!this.#options.paced) return GO;
+    if (!this.#known(now) && this.#inFlight >= this.#window) return WAIT_FOR_ANSWER;
+    const units = this.#inFlightUnits;
+    let ms = this.#configured ? bucketModel.delay(this.#configured, cost, now, units) : 0;
+    let window: string | null = null;
+    for (const track of this.#tracks) {
+      if (this.#configured && !trackGovernsConfigured(track)) continue;
+      const trackMs = trackDelay(track, cost, now, units);
+      if (trackMs > ms) {
+        ms = trackMs;
+        window = track.id;
       }
     }
-    if (mark <= this.#syncedMark) return;
-    this.#syncedMark = mark;
-    const current = this.#current(now);
-    if (this.#source === 'configured' && current !== null) {
-      // `remaining` is floored: the server holds up to one unit more. Only correct downwards.
-      this.#tokens = Math.min(current, remaining + 1 - EPSILON - this.#inFlight);
-    } else {
-      this.#tokens = remaining - this.#inFlight;
-    }
-    this.#updatedAt = Math.max(this.#updatedAt, now);
-    const measured = this.#source !== null && this.#source !== 'reset';
-    if (remaining === 0 && status < 300 && !measured && signal.resetInMs !== null) {
-      // Nothing left and no rate measured: the reset is the only statement of when units come back
-      // (a window may return nothing before it; the `reset` floor is an average, not a promise).
-      this.#holdUntil = Math.max(this.#holdUntil, now + signal.resetInMs);
-    }
+    if (this.#tracks.length === 0 && this.#noCounters)
+      ms = Math.max(ms, noCountersModel.delay(this.#noCounters, cost, now, units));
+    return ms > 0 ? { ms, reason: 'pacing', probe: false, window } : GO;
   }
 
-  #estimate(reading: Reading, limit: number | null): void {
-    const anchor = this.#anchor;
-    const nearFull = limit !== null && reading.remaining >= limit - 1;
-    if (!anchor || nearFull) {
-      // A full bucket hides refill (it was clamped): start measuring from here.
-      this.#anchor = nearFull ? null : reading;
-      return;
-    }
-    const span = reading.at - anchor.at;
-    // Answers can overtake each other; only a reading newer than the anchor measures forward.
-    if (span < MIN_ESTIMATE_SPAN_MS || reading.sent <= anchor.sent) return;
-    const refilled = reading.remaining - anchor.remaining + (reading.sent - anchor.sent);
-    if (refilled <= 0) return;
-    this.#rate = (refilled * 1000) / span;
-    this.#source = 'estimate';
+  /** True once some model knows how many units may go. */
+  #known(now: number): boolean {
+    return this.snapshot(now).tokens !== null;
+  }
+
+  /** Books one attempt of `cost` units at `now`. */
+  grant(cost: number, probe: boolean, dueInMs: number, now: number): Ticket {
+    const before = this.#inFlightUnits;
+    const mark = this.#sent + cost;
+    this.#sent = mark;
+    if (this.#configured) this.#configured = bucketModel.sent(this.#configured, cost, now, mark, before);
+    this.#tracks = this.#tracks.map((t) => trackSent(t, cost, now, mark, before));
+    if (this.#noCounters) this.#noCounters = noCountersModel.sent(this.#noCounters, cost, now, mark, before);
+    if (probe) this.#probing = true;
+    this.#inFlight++;
+    this.#inFlightUnits += cost;
+    return { mark, cost, probe, dueInMs };
+  }
+
+  /** Gives back a ticket that was never sent. */
+  cancel(ticket: Ticket, now: number): void {
+    this.#release(ticket, { kind: 'aborted' }, null, now);
   }
 
   /**
-   * A 429 from a server that sends no counters (`mark` is the refused send's). The first one
-   * starts pacing at twice what got through, per `Retry-After` period (a floor the server has
-   * shown it allows), growing 1.5× every quarter second once the gate opens; what got through
-   * before it, `B`, bounds the server's burst from above.
-   * A later refusal means the server's bucket was empty when the refused send arrived: of the
-   * units sent since any earlier send t (since the gate opened), at most `B` came from the
-   * bucket and the rest from refill, so rate ≥ (sent since t − B) / (now − t). The rate goes to
-   * the best such bound, but never below half nor above 95 % of the refused rate. Clean time
-   * after the gate then adds back a quarter of the gap to that refused rate per second (at
-   * least 1/32 of the rate): the server's rate lies in that gap, and one more refusal gates the
-   * key for a whole `Retry-After`, which costs far more than pacing a few percent slow.
-   * One cut per episode (refusals of requests sent before the last cut belong to it), and only
-   * small bursts: the server's burst is unknown.
+   * An attempt ended: learn from it, open or close the gate. Returns the gate to share (a retry
+   * hint), if any. `signal` is `null` when there was no response.
    */
-  cut(mark: number, hintMs: number | null, now: number): void {
-    if (this.#source === 'configured' || this.#source === 'policy' || this.#source === 'estimate') return;
-    if (mark <= this.#cutMark) return;
-    this.#cutMark = this.#sent;
-    const period = Math.max(1000, hintMs ?? 0) / 1000;
-    const first = this.#rate === null;
-    this.#slowStart = first;
-    if (first) {
-      this.#burstBound = Math.max(1, this.#episodeSuccesses);
-      this.#rate = Math.max(0.1, (2 * this.#burstBound) / period);
-      this.#recoveryPerSecond = this.#rate / 4;
-    } else {
-      const refusedAt = this.#rate as number;
-      const bound = this.#admittedBound(mark);
-      this.#rate = Math.max(0.1, Math.min(0.95 * refusedAt, Math.max(refusedAt / 2, bound)));
-      this.#recoveryPerSecond = Math.max(this.#rate * GENTLE_RECOVERY, (0.95 * refusedAt - this.#rate) / 4);
+  settle(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): number | null {
+    this.#release(ticket, verdict, signal, now);
+    if (verdict.kind === 'limited') {
+      this.#window = Math.max(1, Math.floor(this.#window / 2));
+      if (verdict.retryAfterMs !== null) {
+        this.gate.hold(verdict.retryAfterMs, 'retry-after', now);
+        return verdict.retryAfterMs;
+      }
+    } else if (verdict.kind === 'outage') {
+      this.#outageFailures++;
+      const ceiling = exponentialCeiling(this.#outageFailures - 1, this.#options.backoff);
+      this.gate.hold(ceiling / 2 + (this.#random() * ceiling) / 2, 'outage', now);
+    } else if (verdict.kind === 'answered') {
+      this.#outageFailures = 0;
+      this.gate.endOutage(now);
+      this.#window++;
     }
-    this.#sendLog = [];
-    this.#episodeSuccesses = 0;
-    this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
-    this.#tokens = 0;
-    this.#updatedAt = now;
-    this.#source = 'aimd';
-    // The key is gated for the hint: clean time starts when it opens (slow start grows then).
-    this.#lastIncrease = now + (hintMs ?? 0) - (first ? SLOW_START_STEP_MS : 0);
+    return null;
   }
 
-  /** Lower bound on the server's rate from the sends before the refused one (`mark`); 0 if none. */
-  #admittedBound(mark: number): number {
-    // The refused send is the last one logged that started below `mark`.
-    const sends = this.#sendLog.filter((send) => send.start < mark);
-    const end = sends.pop();
-    if (end === undefined || this.#burstBound === null) return 0;
-    let best = 0;
-    for (const send of sends) {
-      const span = (end.at - send.at) / 1000;
-      if (span > 0) best = Math.max(best, (end.start - send.start - this.#burstBound) / span);
+  #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
+    const before = this.#inFlightUnits;
+    this.#inFlight--;
+    this.#inFlightUnits = Math.max(0, before - ticket.cost);
+    if (ticket.probe) this.#probing = false;
+    const base = {
+      at: now,
+      mark: ticket.mark,
+      cost: ticket.cost,
+      inFlight: this.#inFlightUnits,
+      inFlightBefore: before,
+      outcome: verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed',
+      retryAfterMs: verdict.kind === 'limited' ? verdict.retryAfterMs : null,
+      statedPolicy: signal?.dialect === 'ietf',
+    } satisfies Omit<Observation, 'window' | 'statedRate'>;
+    const observe = (window: RateLimitPolicy | undefined): Observation => ({
+      ...base,
+      window: window ?? null,
+      statedRate: window && signal ? statedRate(window, signal) : null,
+    });
+    if (this.#configured) {
+      this.#configured = bucketModel.observe(
+        this.#configured,
+        observe(signal ? pacingWindow(signal.policies) : undefined),
+      );
     }
-    return best;
+    const windows = signal ? countedWindows(signal) : [];
+    for (const window of windows)
+      if (!this.#tracks.some((t) => t.id === trackId(window)))
+        this.#tracks.push(newTrack(trackId(window), now));
+    this.#tracks = this.#tracks.map((t) =>
+      trackObserve(t, observe(windows.find((w) => trackId(w) === t.id))),
+    );
+    if (this.#noCounters && windows.length === 0)
+      this.#noCounters = noCountersModel.observe(this.#noCounters, observe(undefined));
   }
 
-  /** A success with no counters: slow start grows the rate 1.5× per 250 ms, later it adds back linearly. */
-  recover(now: number): void {
-    this.#episodeSuccesses++;
-    if (this.#source !== 'aimd' || this.#rate === null) return;
-    const elapsed = now - this.#lastIncrease;
-    if (this.#slowStart) {
-      if (elapsed < SLOW_START_STEP_MS) return;
-      this.#rate *= 1.5;
-    } else {
-      if (elapsed <= 0) return;
-      this.#rate += (this.#recoveryPerSecond * elapsed) / 1000;
-    }
-    this.#burst = Math.max(2, Math.ceil(this.#rate / 20));
-    this.#lastIncrease = now;
-  }
-
+  /** What the pacer knows: the binding model's figures. */
   snapshot(now: number): PacerSnapshot {
-    const tokens = this.#current(now);
-    return { rate: this.#rate, burst: this.#burst, source: this.#source, tokens };
+    const units = this.#inFlightUnits;
+    let binding: PacerSnapshot | null = null;
+    let bindingMs = -1;
+    for (const track of this.#tracks) {
+      if (this.#configured && !trackGovernsConfigured(track)) continue;
+      const ms = trackDelay(track, 1, now, units);
+      if (ms > bindingMs) {
+        bindingMs = ms;
+        binding = trackSnapshot(track, now, units);
+      }
+    }
+    if (
+      this.#configured &&
+      (binding === null || bucketModel.delay(this.#configured, 1, now, units) >= bindingMs)
+    )
+      return bucketModel.snapshot(this.#configured, now, units);
+    if (binding) return binding;
+    if (this.#noCounters) return noCountersModel.snapshot(this.#noCounters, now, units);
+    return { rate: null, burst: null, source: null, tokens: null };
+  }
+
+  /** The gate for `stats()`. */
+  gateSnapshot(now: number): { open: boolean; openInMs: number; reason: GateReason | null } {
+    const openInMs = this.gate.waitMs(now);
+    const closed = openInMs > 0 || this.#outageFailures > 0;
+    return { open: !closed, openInMs, reason: closed ? this.gate.reason : null };
   }
 }

@@ -80,7 +80,7 @@ describe('createFetch: local pacing', () => {
     expect(server.seen.find((s) => s.url.includes(':10/'))?.at).toBe(0);
   });
 
-  it('serves higher queuePriority first', async () => {
+  it('serves higher queuePriority first among the calls behind the head of the line', async () => {
     const clock = new ManualClock();
     const order: string[] = [];
     const server = fakeFetch(clock, (seen) => {
@@ -88,9 +88,15 @@ describe('createFetch: local pacing', () => {
       return ok();
     });
     const fetch = createFetch({ fetch: server.fetch, clock, rate: 10, burst: 1 });
-    const calls = [fetch(`${URL_A}?1`), fetch(`${URL_A}?low`), fetch(`${URL_A}?high`, { queuePriority: 5 })];
+    const calls = [
+      fetch(`${URL_A}?1`),
+      fetch(`${URL_A}?head`),
+      fetch(`${URL_A}?low`),
+      fetch(`${URL_A}?high`, { queuePriority: 5 }),
+    ];
     await runUntilSettled(clock, calls, 1);
-    expect(order.map((u) => u.split('?')[1])).toEqual(['1', 'high', 'low']);
+    // `head` already waits for the pacer at the head of the line; `high` passes `low`.
+    expect(order.map((u) => u.split('?')[1])).toEqual(['1', 'head', 'high', 'low']);
   });
 
   it('bounds the queue per key with QueueFullError', async () => {

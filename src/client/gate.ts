@@ -1,0 +1,50 @@
+/**
+ * A key's gate: closed while the server asked the key to wait (a retry hint) or looks down (an
+ * outage backoff). A gate only extends — a shorter hint never shortens a longer pause — and
+ * closes for a little longer than asked, by a random spread, so that a reset instant does not
+ * release every waiting call at once.
+ */
+import type { Random } from '../core/backoff.js';
+
+/** Why a gate is closed. */
+export type GateReason = 'retry-after' | 'outage';
+
+/** Share of a gate's length added as random spread. */
+const GATE_SPREAD = 0.1;
+const MAX_GATE_SPREAD_MS = 1000;
+
+/** One key's gate. Times are monotonic ms. */
+export class Gate {
+  #until = 0;
+  #reason: GateReason | null = null;
+  readonly #random: Random;
+
+  constructor(random: Random) {
+    this.#random = random;
+  }
+
+  /** ms until the gate opens at `now` (0 when open). */
+  waitMs(now: number): number {
+    return Math.max(0, this.#until - now);
+  }
+
+  /** Why the gate is (or was last) closed. */
+  get reason(): GateReason | null {
+    return this.#reason;
+  }
+
+  /** Closes the gate for at least `ms` from `now`, plus the spread; never shortens it. */
+  hold(ms: number, reason: GateReason, now: number): void {
+    const spread = Math.min(MAX_GATE_SPREAD_MS, ms * GATE_SPREAD) * this.#random();
+    const until = now + ms + spread;
+    if (until > this.#until) {
+      this.#until = until;
+      this.#reason = reason;
+    }
+  }
+
+  /** The server answered again: an outage backoff ends now (a retry hint still holds). */
+  endOutage(now: number): void {
+    if (this.#reason === 'outage') this.#until = Math.min(this.#until, now);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Bucket model: the server refills a bucket of `burst` units at `rate` per second, continuously
+ * (a token bucket or GCRA). The figures are configured or learned, in order of trust:
+ * 1. `configured`: the user's `rate`/`burst` (a stated policy can only lower the rate).
+ * 2. `policy`: the server states the sustained rate (an IETF `RateLimit-Policy`'s `q / w`).
+ * 3. `estimate`: how `remaining` moves against what was sent. Between two readings A and B the
+ *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
+ *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
+ *    `limit / reset` would pace 10× too slow.
+ * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
+ *    the reset whatever the algorithm, so it is a floor that never overshoots.
+ *
+ * Every reading newer than the last one used re-syncs the bucket to `remaining − units still in
+ * flight` (in flight may or may not have been counted: assuming not is the safe side). Refill is
+ * clamped to `burst − in flight`: a full server bucket cannot bank refill for units on their way.
+ * A cushion is kept unused — one unit when configured, two while learning — so requests that cross
+ * the network closer together than they were sent never find the server's bucket at zero.
+ *
+ * Evidence against the model: a bucket refills all the time, so readings that show no refill for
+ * longer than the learned rate allows (more missing refill than reordering explains) say the server counts a window instead, and so does a refusal despite the cushion.
+ */
+import type { RateLimitPolicy } from '../../signals/signal.js';
+import { EPSILON, type Observation, type RateSource, type ServerModel } from './model.js';
+
+/** A reading of `remaining`, with the cumulative units sent up to the send it answered. */
+interface Reading {
+  at: number;
+  remaining: number;
+  mark: number;
+  /** Units in flight when it arrived: sends that may reach the server in another order. */
+  inFlight: number;
+}
+
+/** State of the bucket model. */
+export interface BucketModelState {
+  readonly rate: number | null;
+  readonly burst: number | null;
+  readonly source: Exclude<RateSource, 'window' | 'aimd'> | null;
+  readonly configuredRate: number | null;
+  readonly tokens: number | null;
+  readonly updatedAt: number;
+  /** No send before this (remaining 0 and nothing measured: the reset is the only statement). */
+  readonly holdUntil: number;
+  readonly syncedMark: number;
+  /** Start of the span the rate estimate measures over. */
+  readonly anchor: Reading | null;
+  readonly maxRemainingSeen: number;
+  /** Last send or answer: with nothing known and nothing in flight, the next probe waits from here. */
+  readonly lastActivity: number;
+  /** Last reading since which no refill was seen. */
+  readonly dryFrom: Reading | null;
+  /** When a dry span, or a refusal despite the cushion, last contradicted the model. */
+  readonly falsifiedAt: number | null;
+}
+
+/** Tokens kept unused while the rate is learned, and when it is configured (the cushion). */
+export const LEARNING_CUSHION = 2;
+const CONFIGURED_CUSHION = 1;
+/** Shortest span between two readings of `remaining` that may yield a rate estimate. */
+const MIN_ESTIMATE_SPAN_MS = 50;
+/** With no rate known, nothing in flight and too few tokens: wait this long before sending one more. */
+const PROBE_INTERVAL_MS = 25;
+/** Missing refill (units) that falsifies the bucket: more than the flooring of `remaining` explains. */
+const FALSIFIED_AT_UNITS = 2;
+
+/** A bucket model, configured (`rate`, `burst`) or to be learned (`rate` undefined). */
+export function newBucket(
+  rate: number | undefined,
+  burst: number | undefined,
+  now: number,
+): BucketModelState {
+  const b = rate === undefined ? null : (burst ?? Math.max(1, rate));
+  return {
+    rate: rate ?? null,
+    burst: b,
+    source: rate === undefined ? null : 'configured',
+    configuredRate: rate ?? null,
+    tokens: b,
+    updatedAt: now,
+    holdUntil: 0,
+    syncedMark: -1,
+    anchor: null,
+    maxRemainingSeen: -1,
+    lastActivity: now,
+    dryFrom: null,
+    falsifiedAt: null,
+  };
+}
+
+/** The part of a bucket state that pacing arithmetic needs (shared with the no-counters model). */
+export interface Tokens {
+  readonly rate: number | null;
+  readonly burst: number | null;
+  readonly tokens: number | null;
+  readonly updatedAt: number;
+}
+
+/** Tokens at `now`: refilled at the rate, clamped to `burst − inFlight`, never below what was stored. */
+export function tokensAt(s: Tokens, now: number, inFlight: number): number | null {
+  if (s.tokens === null) return null;
+  if (s.rate === null || !(now > s.updatedAt)) return s.tokens;
+  const refilled = s.tokens + ((now - s.updatedAt) * s.rate) / 1000;
+  if (s.burst === null) return refilled;
+  return Math.max(s.tokens, Math.min(s.burst - inFlight, refilled));
+}
+
+/** The state with its tokens computed up to `now` (under the in-flight count until now). */
+export function stored<S extends Tokens>(s: S, now: number, inFlight: number): S {
+  const tokens = tokensAt(s, now, inFlight);
+  return { ...s, tokens, updatedAt: Math.max(s.updatedAt, now) };
+}
+
+/**
+ * ms until `cost` units plus a cushion are there: 0 = now, `Infinity` = only an answer can tell.
+ * With no rate known and nothing in flight, one more send after a short pause (from `lastActivity`)
+ * is the way to learn, instead of draining the server's bucket at once.
+ */
+export function tokenDelay(
+  s: Tokens,
+  cost: number,
+  cushion: number,
+  now: number,
+  inFlight: number,
+  lastActivity: number,
+): number {
+  const tokens = tokensAt(s, now, inFlight);
+  if (tokens === null) return 0;
+  const need = cost + Math.max(0, Math.min(cushion, (s.burst ?? cost) - cost));
+  if (tokens >= need - EPSILON) return 0;
+  // Only an answer can lift the in-flight clamp; refill alone cannot get there.
+  const clamped = s.burst !== null && s.burst - inFlight < need - EPSILON;
+  if (s.rate !== null && s.rate > 0 && !clamped) return Math.ceil(((need - tokens) * 1000) / s.rate);
+  if (inFlight > 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, lastActivity + PROBE_INTERVAL_MS - now);
+}
+
+function learnPolicy(s: BucketModelState, rate: number | null): BucketModelState {
+  if (rate === null) return s;
+  if (s.configuredRate !== null) return rate < s.configuredRate ? { ...s, rate } : s;
+  return { ...s, rate, source: 'policy' };
+}
+
+/** Follows dry spans: readings since `dryFrom` that show no refill although the rate says there was some. */
+function trackDryness(s: BucketModelState, reading: Reading, limit: number | null): BucketModelState {
+  const from = s.dryFrom;
+  const full = limit !== null && reading.remaining >= limit - 1;
+  if (from === null || full) return { ...s, dryFrom: full ? null : reading };
+  if (reading.mark <= from.mark) return s;
+  const refilled = reading.remaining - from.remaining + (reading.mark - from.mark);
+  if (refilled >= 1 || s.rate === null) return { ...s, dryFrom: reading };
+  // Sends in flight at either reading may have reached the server in another order than they were
+  // sent: so many units of `refilled` are uncertain.
+  const missing = (s.rate * (reading.at - from.at)) / 1000 - refilled - from.inFlight - reading.inFlight;
+  return missing >= FALSIFIED_AT_UNITS ? { ...s, falsifiedAt: reading.at } : s;
+}
+
+function estimate(s: BucketModelState, reading: Reading, limit: number | null): BucketModelState {
+  const anchor = s.anchor;
+  const nearFull = limit !== null && reading.remaining >= limit - 1;
+  // A full bucket hides refill (it was clamped): start measuring from here.
+  if (!anchor || nearFull) return { ...s, anchor: nearFull ? null : reading };
+  const span = reading.at - anchor.at;
+  // Answers can overtake each other; only a reading newer than the anchor measures forward.
+  if (span < MIN_ESTIMATE_SPAN_MS || reading.mark <= anchor.mark) return s;
+  const refilled = reading.remaining - anchor.remaining + (reading.mark - anchor.mark);
+  if (refilled <= 0) return s;
+  return { ...s, rate: (refilled * 1000) / span, source: 'estimate' };
+}
+
+function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): BucketModelState {
+  const remaining = window.remaining as number;
+  const reading = { at: o.at, remaining, mark: o.mark, inFlight: o.inFlightBefore };
+  let s = s0;
+  if (s.source !== 'configured') {
+    // A policy's quota can be far above the burst (a token bucket's q per w): the largest
+    // `remaining` seen bounds the burst from below, the stated limit from above.
+    const maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
+    const seen = maxRemainingSeen + 1;
+    s = {
+      ...s,
+      maxRemainingSeen,
+      burst: Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen)),
+    };
+  }
+  s = trackDryness(s, reading, window.quota);
+  if (s.source === null || s.source === 'reset' || s.source === 'estimate')
+    s = estimate(s, reading, window.quota);
+  if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {
+    const floor = ((window.quota - remaining) * 1000) / window.resetInMs;
+    if (floor > 0 && floor > (s.rate ?? 0)) s = { ...s, rate: floor, source: 'reset' };
+  }
+  if (o.mark <= s.syncedMark) return s;
+  const current = tokensAt(s, o.at, o.inFlight);
+  // `remaining` is floored: the server holds up to one unit more. A configured bucket only corrects downwards.
+  const tokens =
+    s.source === 'configured' && current !== null
+      ? Math.min(current, remaining + 1 - EPSILON - o.inFlight)
+      : remaining - o.inFlight;
+  s = { ...s, syncedMark: o.mark, tokens, updatedAt: Math.max(s.updatedAt, o.at) };
+  const measured = s.source !== null && s.source !== 'reset';
+  if (remaining === 0 && o.outcome === 'answered' && !measured && window.resetInMs !== null) {
+    // Nothing left and no rate measured: the reset is the only statement of when units come back
+    // (a window may return nothing before it; the `reset` floor is an average, not a promise).
+    s = { ...s, holdUntil: Math.max(s.holdUntil, o.at + window.resetInMs) };
+  }
+  return s;
+}
+
+/** The bucket model. */
+export const bucketModel: ServerModel<BucketModelState> = {
+  delay(s, cost, now, inFlight) {
+    if (s.holdUntil > now) return s.holdUntil - now;
+    const cushion = s.source === 'configured' ? CONFIGURED_CUSHION : LEARNING_CUSHION;
+    return tokenDelay(s, cost, cushion, now, inFlight, s.lastActivity);
+  },
+
+  sent(s0, cost, now, _mark, inFlightBefore) {
+    const s = stored(s0, now, inFlightBefore);
+    return { ...s, tokens: s.tokens === null ? null : s.tokens - cost, lastActivity: now };
+  },
+
+  observe(s0, o) {
+    let s = { ...stored(s0, o.at, o.inFlightBefore), lastActivity: o.at };
+    if (o.window) {
+      s = learnPolicy(s, o.statedRate);
+      if (o.window.remaining !== null) s = sync(s, o, o.window);
+    }
+    if (o.outcome === 'limited') {
+      // A refusal ends the estimate's clean span. With counters it is evidence against the model:
+      // the cushion keeps a bucket that is read right from ever refusing.
+      const counted = o.window?.remaining != null;
+      s = { ...s, anchor: null, falsifiedAt: counted ? o.at : s.falsifiedAt };
+    }
+    return s;
+  },
+
+  snapshot(s, now, inFlight) {
+    return { rate: s.rate, burst: s.burst, source: s.source, tokens: tokensAt(s, now, inFlight) };
+  },
+
+  /** Readings showed less refill than a bucket at the learned rate must give, or it was refused. */
+  falsifiedAt(s) {
+    return s.falsifiedAt;
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * The server models a key's pacer chooses from, and the choice. A window with counters is
+ * tracked by every model in {@link COUNTER_MODELS} at once, each observing every answer; the
+ * first one the evidence has not contradicted governs (the list is the order of preference), and
+ * when the server has contradicted them all, the one it contradicted longest ago does: the
+ * evidence since then speaks for it.
+ * A server without counters has {@link noCountersModel} alone.
+ *
+ * Adding a kind of server: one file with its model, and one line in {@link COUNTER_MODELS}.
+ */
+import { bucketModel, newBucket } from './bucket.js';
+import type { ModelSnapshot, Observation, ServerModel } from './model.js';
+import { newWindow, windowModel } from './window.js';
+
+export { newNoCounters, noCountersModel } from './no-counters.js';
+
+/** A model with its state constructor. */
+interface Registered<S> {
+  model: ServerModel<S>;
+  create(now: number): S;
+}
+
+const register = <S>(model: ServerModel<S>, create: (now: number) => S): Registered<unknown> =>
+  ({ model, create }) as Registered<unknown>;
+
+/** Models of a window with counters, in order of preference. */
+const COUNTER_MODELS = [
+  register(bucketModel, (now) => newBucket(undefined, undefined, now)),
+  register(windowModel, () => newWindow()),
+] as const;
+
+/** One window the server reports, under every hypothesis at once. */
+export interface Track {
+  readonly id: string;
+  readonly states: readonly unknown[];
+}
+
+/** A new track for the window `id`. */
+export function newTrack(id: string, now: number): Track {
+  return { id, states: COUNTER_MODELS.map((m) => m.create(now)) };
+}
+
+/** Index of the model that governs now. */
+function governing(track: Track): number {
+  let best = 0;
+  let bestAt = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < COUNTER_MODELS.length; i++) {
+    const at = COUNTER_MODELS[i]!.model.falsifiedAt(track.states[i]);
+    if (at === null) return i;
+    if (at < bestAt) {
+      best = i;
+      bestAt = at;
+    }
+  }
+  return best;
+}
+
+/** ms until `cost` units may go on this window (the governing model decides). */
+export function trackDelay(track: Track, cost: number, now: number, inFlight: number): number {
+  const i = governing(track);
+  return COUNTER_MODELS[i]!.model.delay(track.states[i], cost, now, inFlight);
+}
+
+/** The track after a send. */
+export function trackSent(
+  track: Track,
+  cost: number,
+  now: number,
+  mark: number,
+  inFlightBefore: number,
+): Track {
+  return {
+    id: track.id,
+    states: track.states.map((s, i) => COUNTER_MODELS[i]!.model.sent(s, cost, now, mark, inFlightBefore)),
+  };
+}
+
+/** The track after an answer. */
+export function trackObserve(track: Track, observation: Observation): Track {
+  return {
+    id: track.id,
+    states: track.states.map((s, i) => COUNTER_MODELS[i]!.model.observe(s, observation)),
+  };
+}
+
+/** What the governing model knows. */
+export function trackSnapshot(track: Track, now: number, inFlight: number): ModelSnapshot {
+  const i = governing(track);
+  return COUNTER_MODELS[i]!.model.snapshot(track.states[i], now, inFlight);
+}
+
+/**
+ * True when the track governs a configured key too: its counters contradicted a bucket (the
+ * configured bucket already follows `remaining` downwards, so a learned bucket adds nothing).
+ */
+export function trackGovernsConfigured(track: Track): boolean {
+  return governing(track) !== 0; // the first model is the bucket
+}

@@ -1,0 +1,198 @@
+/**
+ * Window model: the server counts what it admitted in a window of `limit` units and gives each
+ * unit back no later than `windowMs` after it counted it — at the window's end for a fixed window,
+ * exactly then for a sliding log. So a unit whose answer arrived at `t` (the server counted it
+ * before `t`) is back by `t + windowMs`, and every unit is back by the reset the answer states.
+ * Sending again at that moment uses each window exactly once, wherever its boundary lies: the
+ * batch spends a window's quota at once, then again one window later, which is the server's
+ * minimum.
+ *
+ * The model keeps a ledger of answered units still counted, each with the time it is back by
+ * (the earlier of `answer + windowMs` and the answer's reset), and re-syncs it with every newer
+ * reading: when the server counts fewer than the ledger, by more than answers overtaking each other
+ * explain (a fixed window's boundary passed), the oldest entries are dropped; when it counts more (another client, or sends still in flight),
+ * the difference is held until the reset. Units in flight always count.
+ *
+ * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
+ * window of `limit`), else each unit waits for its reset. A refusal that the ledger did not
+ * foresee means the window was misjudged: from then on each unit waits for the longest window the
+ * server's statements allow. Such a refusal, and a server that counts more than the ledger and the
+ * sends in flight explain (units it should have given back), contradict the model.
+ */
+import { EPSILON, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
+
+/** Answered units still counted by the server, and when they are back. */
+interface Entry {
+  backAt: number;
+  units: number;
+  /** The send's mark (cumulative units sent up to it). */
+  mark: number;
+}
+
+/** State of the window model. */
+export interface WindowModelState {
+  /** Units per window: the stated limit, or the most ever seen left plus one. `null` until a reading. */
+  readonly limit: number | null;
+  /** Window length, from the stated rate; `null` when unknown (units then wait for the reset). */
+  readonly windowMs: number | null;
+  /** A refusal the ledger did not foresee: from then on, the longest window the statements allow is used. */
+  readonly cautious: boolean;
+  /** When the server last counted what the model cannot explain (an unforeseen refusal, units not back). */
+  readonly falsifiedAt: number | null;
+  /** Ascending by `backAt`. Never mutated: every change makes a new array. */
+  readonly ledger: readonly Entry[];
+  /** Units counted by the server that are neither in the ledger nor in flight, and when they are back. */
+  readonly foreign: number;
+  readonly foreignBackAt: number;
+  readonly syncedMark: number;
+  readonly maxRemainingSeen: number;
+}
+
+/** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
+const MAX_LEDGER = 100_000;
+
+/** A window model that knows nothing yet. */
+export function newWindow(): WindowModelState {
+  return {
+    limit: null,
+    windowMs: null,
+    cautious: false,
+    falsifiedAt: null,
+    ledger: [],
+    foreign: 0,
+    foreignBackAt: 0,
+    syncedMark: -1,
+    maxRemainingSeen: -1,
+  };
+}
+
+/** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
+function countedAt(s: WindowModelState, t: number, inFlight: number): number {
+  let counted = inFlight + (s.foreignBackAt > t ? s.foreign : 0);
+  for (const entry of s.ledger) if (entry.backAt > t) counted += entry.units;
+  return counted;
+}
+
+/** Inserts `entry` keeping the ledger ascending by `backAt`. */
+function insert(ledger: readonly Entry[], entry: Entry): Entry[] {
+  const next = ledger.length >= MAX_LEDGER ? ledger.slice(1) : ledger.slice();
+  let i = next.length;
+  while (i > 0 && next[i - 1]!.backAt > entry.backAt) i--;
+  next.splice(i, 0, entry);
+  return next;
+}
+
+/** Drops the oldest `units` of the ledger (they are back already). */
+function dropOldest(ledger: readonly Entry[], units: number): Entry[] {
+  const next: Entry[] = [];
+  let left = units;
+  for (const entry of ledger) {
+    if (left <= EPSILON) next.push(entry);
+    else if (entry.units <= left + EPSILON) left -= entry.units;
+    else {
+      next.push({ ...entry, units: entry.units - left });
+      left = 0;
+    }
+  }
+  return next;
+}
+
+/** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
+function windowLength(s: WindowModelState, o: Observation): number | null {
+  const stated = o.window?.windowMs ?? null;
+  if (s.cautious) return stated;
+  if (s.limit === null || o.statedRate === null || !(o.statedRate > 0)) return stated;
+  const derived = (s.limit * 1000) / o.statedRate;
+  return stated === null ? derived : Math.min(stated, derived);
+}
+
+function sync(s0: WindowModelState, o: Observation, remaining: number): WindowModelState {
+  const window = o.window!;
+  const maxRemainingSeen = Math.max(s0.maxRemainingSeen, remaining);
+  // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
+  const limit = o.statedPolicy ? maxRemainingSeen + 1 : Math.max(window.quota ?? 0, maxRemainingSeen + 1);
+  let s: WindowModelState = { ...s0, limit, maxRemainingSeen };
+  s = { ...s, windowMs: windowLength(s, o) };
+  const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
+  const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
+  // Every unit counted now is back by the stated reset.
+  let ledger = insert(
+    s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e)),
+    { backAt: ownBackAt, units: o.cost, mark: o.mark },
+  ).filter((e) => e.backAt > o.at);
+  if (o.mark <= s.syncedMark) return { ...s, ledger };
+  // The server counted this send and what reached it before: the sends made before it (in the
+  // ledger, or still in flight) and perhaps some made after it that were answered first.
+  const serverCount = limit - remaining;
+  let before = 0;
+  let after = 0;
+  for (const e of ledger)
+    if (e.mark <= o.mark) before += e.units;
+    else after += e.units;
+  const inFlightBefore = Math.max(0, o.inFlightBefore - o.cost);
+  // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
+  // are in flight): those are back already (a fixed window's boundary passed).
+  const back = before - serverCount - inFlightBefore;
+  if (back > 0) ledger = dropOldest(ledger, back);
+  // More counted than all that may have reached it: units the model thought back (a count that
+  // creeps back, as a sliding window counter's does) or another client's.
+  const foreign = Math.max(0, serverCount - before - after - inFlightBefore);
+  const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
+  // (Answers that overtook each other leave a few units unexplained: only a quarter of the limit counts.)
+  const unexplained = foreign >= Math.max(2, limit / 4);
+  return {
+    ...s,
+    ledger,
+    foreign,
+    foreignBackAt,
+    syncedMark: o.mark,
+    falsifiedAt: unexplained ? o.at : s.falsifiedAt,
+  };
+}
+
+/** The window model. */
+export const windowModel: ServerModel<WindowModelState> = {
+  delay(s, cost, now, inFlight) {
+    if (s.limit === null) return 0;
+    let free = s.limit - countedAt(s, now, inFlight);
+    if (free >= cost - EPSILON) return 0;
+    // Walk the returns in time order until enough is back.
+    const returns = s.ledger.filter((e) => e.backAt > now).map((e) => ({ ...e }));
+    if (s.foreign > 0 && s.foreignBackAt > now)
+      returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark });
+    returns.sort((a, b) => a.backAt - b.backAt);
+    for (const entry of returns) {
+      free += entry.units;
+      if (free >= cost - EPSILON)
+        return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - now) : Infinity;
+    }
+    return Number.POSITIVE_INFINITY;
+  },
+
+  sent(s) {
+    return s;
+  },
+
+  observe(s0, o) {
+    let s = s0;
+    if (o.outcome === 'limited' && s.limit !== null && countedAt(s, o.at, o.inFlightBefore) < s.limit) {
+      s = { ...s, cautious: true, falsifiedAt: o.at };
+    }
+    const remaining = o.window?.remaining ?? null;
+    return remaining === null ? s : sync(s, o, remaining);
+  },
+
+  snapshot(s, now, inFlight): ModelSnapshot {
+    if (s.limit === null) return { rate: null, burst: null, source: null, tokens: null };
+    return {
+      rate: s.windowMs === null ? null : (s.limit * 1000) / s.windowMs,
+      burst: s.limit,
+      source: 'window',
+      tokens: s.limit - countedAt(s, now, inFlight),
+    };
+  },
+
+  falsifiedAt(s) {
+    return s.falsifiedAt;
+  },
+};

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../../src/client/models/model.js';
+import { newWindow, type WindowModelState, windowModel } from '../../../src/client/models/window.js';
+import { answer, window } from './helpers.js';
+
+const m = windowModel;
+
+/**
+ * `n` sends answered one by one at `at`, each reporting the remaining count of a window of
+ * `limit` (the server counts `used` before them), as a server stating `statedRate` would.
+ */
+function spend(
+  s0: WindowModelState,
+  o: {
+    n: number;
+    at: number;
+    firstMark: number;
+    used: number;
+    limit: number;
+    resetInMs: number;
+    statedRate?: number;
+  },
+) {
+  let s = s0;
+  for (let i = 0; i < o.n; i++) {
+    const remaining = Math.max(0, o.limit - o.used - i - 1);
+    s = m.observe(
+      s,
+      answer({
+        at: o.at,
+        mark: o.firstMark + i,
+        window: window({ quota: o.limit, remaining, resetInMs: o.resetInMs }),
+        statedRate: o.statedRate ?? null,
+      }),
+    );
+  }
+  return s;
+}
+
+describe('window model', () => {
+  it('knows nothing before a reading: unpaced', () => {
+    expect(m.delay(newWindow(), 1, 0, 0)).toBe(0);
+  });
+
+  it('a spent window of 100 per 500 ms (stated as 200/s) is back 500 ms after the answers', () => {
+    const s = spend(newWindow(), {
+      n: 100,
+      at: 10,
+      firstMark: 1,
+      used: 0,
+      limit: 100,
+      resetInMs: 1000,
+      statedRate: 200,
+    });
+    expect(m.snapshot(s, 10, 0)).toMatchObject({ burst: 100, rate: 200, tokens: 0, source: 'window' });
+    expect(m.delay(s, 1, 10, 0)).toBe(500);
+    expect(m.delay(s, 100, 10, 0)).toBe(500);
+    expect(m.delay(s, 1, 510, 0)).toBe(0);
+  });
+
+  it('without a stated rate, every unit waits for the stated reset', () => {
+    const s = spend(newWindow(), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 700 });
+    expect(m.delay(s, 1, 0, 0)).toBe(700);
+  });
+
+  it('units in flight count; when only answers can free enough, waits for them', () => {
+    const s = spend(newWindow(), {
+      n: 5,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 10,
+    });
+    expect(m.delay(s, 1, 0, 4)).toBe(0);
+    expect(m.delay(s, 1, 0, 5)).toBe(1000);
+    expect(m.delay(s, 11, 0, 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('a fixed window that resets early: the server counting fewer drops the oldest entries', () => {
+    let s = spend(newWindow(), {
+      n: 10,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 10,
+    });
+    // At 300 a fresh window answers remaining 9 for the 11th send: the first ten are back.
+    s = m.observe(
+      s,
+      answer({
+        at: 300,
+        mark: 11,
+        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
+        statedRate: 10,
+      }),
+    );
+    expect(m.snapshot(s, 300, 0).tokens).toBe(9);
+    expect(m.delay(s, 9, 300, 0)).toBe(0);
+  });
+
+  it('units the server counts beyond what was sent are held until the reset', () => {
+    // Another client used 6 of 10: our one answer says 3 left.
+    const s = m.observe(
+      newWindow(),
+      answer({ at: 0, mark: 1, window: window({ quota: 10, remaining: 3, resetInMs: 400 }), statedRate: 10 }),
+    );
+    expect(m.snapshot(s, 0, 0).tokens).toBe(3);
+    expect(m.delay(s, 4, 0, 0)).toBe(400);
+    expect(m.falsifiedAt(s)).toBe(0);
+  });
+
+  it('a refusal it did not foresee makes it cautious and counts against it', () => {
+    let s = spend(newWindow(), {
+      n: 4,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 20,
+    });
+    const refused: Observation = answer({
+      at: 1,
+      mark: 5,
+      outcome: 'limited',
+      window: window({ quota: 10, windowMs: 1000, remaining: 0, resetInMs: 1000 }),
+      statedRate: 20,
+    });
+    s = m.observe(s, refused);
+    expect(m.falsifiedAt(s)).toBe(1);
+    // Cautious: the window is the longest the statements allow (1 s), not 10 / 20 per s.
+    expect(s.windowMs).toBe(1000);
+  });
+
+  it('a refusal it foresaw (the window was spent) does not count against it', () => {
+    let s = spend(newWindow(), {
+      n: 10,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 20,
+    });
+    s = m.observe(
+      s,
+      answer({
+        at: 1,
+        mark: 11,
+        outcome: 'limited',
+        window: window({ quota: 10, remaining: 0, resetInMs: 1000 }),
+      }),
+    );
+    expect(m.falsifiedAt(s)).toBeNull();
+  });
+
+  it('answers that overtook each other do not drop entries', () => {
+    // Send 2's answer (remaining 8) arrives before send 1's (remaining 9): nothing is back.
+    let s = m.observe(
+      newWindow(),
+      answer({
+        at: 0,
+        mark: 2,
+        inFlight: 1,
+        window: window({ quota: 10, remaining: 8, resetInMs: 1000 }),
+        statedRate: 10,
+      }),
+    );
+    s = m.observe(
+      s,
+      answer({
+        at: 0,
+        mark: 1,
+        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
+        statedRate: 10,
+      }),
+    );
+    expect(m.snapshot(s, 0, 0).tokens).toBe(8);
+  });
+});
