@@ -173,6 +173,22 @@ describe('createFetch: obeying the server', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('fails fast with RateLimitedError naming a window that stays exhausted beyond maxRetryAfterMs', async () => {
+    const clock = new ManualClock();
+    // A daily cap of 1,000 with one left: the answer to the next call says none is left for 2 hours.
+    const server = fakeFetch(clock, (_seen, i) => ({
+      status: 200,
+      headers: { 'ratelimit-policy': '"day";q=1000;w=86400', ratelimit: `"day";r=${Math.max(0, 1 - i)};t=7200` },
+    }));
+    const fetch = createFetch({ fetch: server.fetch, clock });
+    await runUntilSettled(clock, [fetch(URL_A), fetch(URL_A)], 10);
+    const error = await fetch(URL_A).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ window: 'requests:day', code: 'HEADWAY_RATE_LIMITED' });
+    expect((error as RateLimitedError).message).toContain('window requests:day');
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('the batch profile waits out a 2-minute hint instead', async () => {
     const clock = new ManualClock();
     const server = fakeFetch(clock, (_s, i) =>
