@@ -178,7 +178,10 @@ describe('createFetch: obeying the server', () => {
     // A daily cap of 1,000 with one left: the answer to the next call says none is left for 2 hours.
     const server = fakeFetch(clock, (_seen, i) => ({
       status: 200,
-      headers: { 'ratelimit-policy': '"day";q=1000;w=86400', ratelimit: `"day";r=${Math.max(0, 1 - i)};t=7200` },
+      headers: {
+        'ratelimit-policy': '"day";q=1000;w=86400',
+        ratelimit: `"day";r=${Math.max(0, 1 - i)};t=7200`,
+      },
     }));
     const fetch = createFetch({ fetch: server.fetch, clock });
     await runUntilSettled(clock, [fetch(URL_A), fetch(URL_A)], 10);
