@@ -11,46 +11,20 @@ import type { RetryBudgetState } from '../core/retry-budget.js';
 import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../core/retry-budget.js';
 import { AbortError, QueueFullError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
-import type { GateReason } from './gate.js';
+import { Changes } from './changes.js';
 import type { KeyOptions } from './options.js';
-import { type Delay, type HoldReason, Pacer, type PacerSnapshot, type Ticket } from './pacer.js';
+import { type Delay, type HoldReason, Pacer, type Ticket } from './pacer.js';
 import type { SharedQuota } from './shared-quota.js';
+import type { KeyStats } from './stats.js';
 import type { Verdict } from './verdict.js';
 
-export type { HoldReason, Ticket };
-
-/** A snapshot of one key, from `stats()`. */
-export interface KeyStats {
-  key: string;
-  /** Attempts sent. */
-  sent: number;
-  /** Total ms calls spent waiting (pacing, gates, backoff). */
-  waitedMs: number;
-  /** Answers that said the key is rate limited (429, or a 403/503 with a retry hint). */
-  rateLimited: number;
-  /** Retries sent. */
-  retries: number;
-  /** Whole retries the budget allows now. */
-  budgetLeft: number;
-  /** What the pacer knows or learned (the binding window's model). */
-  learned: PacerSnapshot;
-  gate: { open: boolean; openInMs: number; reason: GateReason | null };
-  /** Attempts sent and not answered yet (with a `store`, also those booked and waiting for their units). */
-  inFlight: number;
-  /** Calls waiting for their turn. */
-  queued: number;
-  /** With a `store`: whether its shared quota is in use or the local fallback is (`degraded`), and store failures. */
-  shared: { degraded: boolean; failures: number } | null;
-}
+export type { HoldReason, KeyStats, Ticket };
 
 /**
  * Decides whether a wait is acceptable (throws to give up: deadline, `maxRetryAfterMs`), and
  * reports it (events).
  */
 export type WaitCheck = (delay: Delay) => void;
-
-/** The reason a sleep cut short by a change is cancelled with: made once, not per wait. */
-const WOKEN = Object.freeze(new Error('woken'));
 
 /** State and waiting line of one key. */
 export class KeyLane {
@@ -62,8 +36,7 @@ export class KeyLane {
   readonly #shared: SharedQuota | undefined;
   #budget: RetryBudgetState;
   #waiting = 0;
-  #wake: () => void = () => {};
-  #changed: Promise<void>;
+  readonly #changes: Changes;
   readonly #stats = { sent: 0, waitedMs: 0, rateLimited: 0, retries: 0 };
 
   /** With `shared`, pacing and the gate come from the store; the local pacer only gates and counts. */
@@ -79,19 +52,7 @@ export class KeyLane {
       clock.now(),
     );
     this.#budget = newRetryBudget(options.retryBudget, clock.now());
-    this.#changed = this.#newChange();
-  }
-
-  #newChange(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.#wake = resolve;
-    });
-  }
-
-  #notify(): void {
-    const wake = this.#wake;
-    this.#changed = this.#newChange();
-    wake();
+    this.#changes = new Changes(clock);
   }
 
   /** Records an original call: earns retry budget. */
@@ -165,7 +126,7 @@ export class KeyLane {
         continue;
       }
       check(delay);
-      await this.#sleepOrChange(delay.ms, signal);
+      await this.#changes.sleep(delay.ms, signal);
       this.addWait(this.#clock.now() - now);
     }
   }
@@ -195,27 +156,7 @@ export class KeyLane {
   #cancel(ticket: Ticket): void {
     this.#stats.sent--;
     this.#pacer.cancel(ticket, this.#clock.now());
-    this.#notify();
-  }
-
-  async #sleepOrChange(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    const changed = this.#changed;
-    if (!Number.isFinite(ms)) {
-      await abortable(changed, signal);
-      return;
-    }
-    const stop = new AbortController();
-    const onAbort = () => stop.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await Promise.race([this.#clock.sleep(ms, stop.signal), changed]);
-    } catch (error) {
-      if (!(error instanceof AbortError) || signal?.aborted) throw error;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      stop.abort(WOKEN);
-    }
-    if (signal?.aborted) throw new AbortError(signal.reason);
+    this.#changes.notify();
   }
 
   /** An attempt ended: the pacer learns from it, the shared gate closes on a hint, the line wakes. */
@@ -223,7 +164,7 @@ export class KeyLane {
     if (verdict.kind === 'limited') this.#stats.rateLimited++;
     const gateMs = this.#pacer.settle(ticket, verdict, signal, this.#clock.now());
     if (gateMs !== null) this.#shared?.holdGate(gateMs);
-    this.#notify();
+    this.#changes.notify();
   }
 
   stats(): KeyStats {
@@ -239,18 +180,4 @@ export class KeyLane {
       shared: this.#shared ? { degraded: this.#shared.degraded, failures: this.#shared.failures } : null,
     };
   }
-}
-
-/** Awaits `promise` unless `signal` aborts first. */
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new AbortError(signal.reason));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, reject);
-  });
 }

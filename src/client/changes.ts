@@ -1,0 +1,70 @@
+/**
+ * A key's change signal: anything that may let a waiting call go sooner (an answer, a cancelled
+ * ticket) calls {@link Changes.notify}; the call at the head of the line sleeps until its computed
+ * time or the next change, whichever comes first, and an abort ends the sleep at once.
+ */
+import type { Clock } from '../core/clock.js';
+import { AbortError } from '../errors.js';
+
+/** The reason a sleep cut short by a change is cancelled with: made once, not per wait. */
+const WOKEN = Object.freeze(new Error('woken'));
+
+/** Wakes sleepers when something changed. */
+export class Changes {
+  readonly #clock: Clock;
+  #wake: () => void = () => {};
+  #changed: Promise<void>;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+    this.#changed = this.#next();
+  }
+
+  #next(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  /** Wakes every sleeper. */
+  notify(): void {
+    const wake = this.#wake;
+    this.#changed = this.#next();
+    wake();
+  }
+
+  /** Sleeps `ms` (`Infinity`: until a change), or until the next change; rejects with {@link AbortError} on abort. */
+  async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const changed = this.#changed;
+    if (!Number.isFinite(ms)) {
+      await abortable(changed, signal);
+      return;
+    }
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await Promise.race([this.#clock.sleep(ms, stop.signal), changed]);
+    } catch (error) {
+      if (!(error instanceof AbortError) || signal?.aborted) throw error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      stop.abort(WOKEN);
+    }
+    if (signal?.aborted) throw new AbortError(signal.reason);
+  }
+}
+
+/** Awaits `promise` unless `signal` aborts first. */
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortError(signal.reason));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(new AbortError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
+}
