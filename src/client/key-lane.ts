@@ -47,7 +47,14 @@ export class KeyLane {
     this.#shared = shared;
     const maxInFlight = Math.min(options.maxConcurrent, shared?.inFlightShare ?? Number.POSITIVE_INFINITY);
     this.#pacer = new Pacer(
-      { rate: options.rate, burst: options.burst, maxInFlight, paced: !shared, backoff: options.backoff },
+      {
+        rate: options.rate,
+        burst: options.burst,
+        maxInFlight,
+        paced: !shared,
+        spread: options.quota === 'spread',
+        backoff: options.backoff,
+      },
       random,
       clock.now(),
     );

@@ -29,6 +29,12 @@ export interface KeyOptions {
   rate?: number;
   /** Bucket capacity: how many units may go at once. @default max(1, rate) when `rate` is set */
   burst?: number;
+  /**
+   * How a window's quota is used: `'spend'` sends as soon as the server allows (a batch finishes
+   * fastest), `'spread'` spaces the quota evenly over the window (an app keeps room for later
+   * calls, at the cost of waiting between them). @default 'spend'
+   */
+  quota: 'spend' | 'spread';
   /** Most calls of this key in flight at once. @default Infinity */
   maxConcurrent: number;
   /** Most calls of this key waiting (pacing, gate, concurrency) before {@link QueueFullError}. @default 10_000 */
@@ -88,6 +94,7 @@ export interface HeadwayInit extends RequestInit {
 export const defaultKeyOptions: KeyOptions = {
   rate: undefined,
   burst: undefined,
+  quota: 'spend',
   maxConcurrent: Number.POSITIVE_INFINITY,
   maxQueue: 10_000,
   retries: 2,
@@ -122,6 +129,7 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
     positive(name('burst'), options.burst);
     if (options.rate === undefined) invalid(name('burst'), 'set together with `rate`', options.burst);
   }
+  oneOf(name('quota'), options.quota, ['spend', 'spread'] as const);
   if (options.maxConcurrent !== Number.POSITIVE_INFINITY)
     nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);
   if (options.maxConcurrent === 0) invalid(name('maxConcurrent'), 'at least 1', 0);

@@ -68,6 +68,8 @@ export interface PacerOptions {
   maxInFlight: number;
   /** False when a shared quota paces the key: the pacer then only gates and counts. */
   paced: boolean;
+  /** Space a window's quota evenly over the window instead of spending it at once. */
+  spread: boolean;
   backoff: BackoffOptions;
 }
 
@@ -239,7 +241,7 @@ export class Pacer {
     const windows = signal ? countedWindows(signal) : [];
     for (const window of windows)
       if (!this.#tracks.some((t) => t.id === trackId(window)))
-        this.#tracks.push(newTrack(trackId(window), now));
+        this.#tracks.push(newTrack(trackId(window), now, { spread: this.#options.spread }));
     this.#tracks = this.#tracks.map((t) =>
       trackObserve(t, observe(windows.find((w) => trackId(w) === t.id))),
     );

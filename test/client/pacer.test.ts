@@ -9,6 +9,7 @@ const options = (o: Partial<PacerOptions> = {}): PacerOptions => ({
   burst: undefined,
   maxInFlight: Number.POSITIVE_INFINITY,
   paced: true,
+  spread: false,
   backoff: defaultBackoff,
   ...o,
 });

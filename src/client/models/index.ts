@@ -14,19 +14,26 @@ import { newWindow, windowModel } from './window.js';
 
 export { newNoCounters, noCountersModel } from './no-counters.js';
 
+/** How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`). */
+export interface TrackOptions {
+  spread: boolean;
+}
+
 /** A model with its state constructor. */
 interface Registered<S> {
   model: ServerModel<S>;
-  create(now: number): S;
+  create(now: number, options: TrackOptions): S;
 }
 
-const register = <S>(model: ServerModel<S>, create: (now: number) => S): Registered<unknown> =>
-  ({ model, create }) as Registered<unknown>;
+const register = <S>(
+  model: ServerModel<S>,
+  create: (now: number, options: TrackOptions) => S,
+): Registered<unknown> => ({ model, create }) as Registered<unknown>;
 
 /** Models of a window with counters, in order of preference. */
 const COUNTER_MODELS = [
   register(bucketModel, (now) => newBucket(undefined, undefined, now)),
-  register(windowModel, () => newWindow()),
+  register(windowModel, (_now, options) => newWindow(options.spread)),
 ] as const;
 
 /** One window the server reports, under every hypothesis at once. */
@@ -36,8 +43,8 @@ export interface Track {
 }
 
 /** A new track for the window `id`. */
-export function newTrack(id: string, now: number): Track {
-  return { id, states: COUNTER_MODELS.map((m) => m.create(now)) };
+export function newTrack(id: string, now: number, options: TrackOptions): Track {
+  return { id, states: COUNTER_MODELS.map((m) => m.create(now, options)) };
 }
 
 /** Index of the model that governs now. */

@@ -46,13 +46,17 @@ export interface WindowModelState {
   readonly foreignBackAt: number;
   readonly syncedMark: number;
   readonly maxRemainingSeen: number;
+  /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
+  readonly spread: boolean;
+  /** The last send, for the spacing of `spread`. */
+  readonly lastSentAt: number;
 }
 
 /** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
 const MAX_LEDGER = 100_000;
 
-/** A window model that knows nothing yet. */
-export function newWindow(): WindowModelState {
+/** A window model that knows nothing yet; `spread` spaces each window's quota evenly. */
+export function newWindow(spread = false): WindowModelState {
   return {
     limit: null,
     windowMs: null,
@@ -63,6 +67,8 @@ export function newWindow(): WindowModelState {
     foreignBackAt: 0,
     syncedMark: -1,
     maxRemainingSeen: -1,
+    spread,
+    lastSentAt: Number.NEGATIVE_INFINITY,
   };
 }
 
@@ -150,27 +156,33 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   };
 }
 
+/** ms until `cost` units are free when every unit is used as soon as it is back. */
+function spendDelay(s: WindowModelState, limit: number, cost: number, now: number, inFlight: number): number {
+  let free = limit - countedAt(s, now, inFlight);
+  if (free >= cost - EPSILON) return 0;
+  // Walk the returns in time order until enough is back.
+  const returns = s.ledger.filter((e) => e.backAt > now);
+  if (s.foreign > 0 && s.foreignBackAt > now)
+    returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark });
+  returns.sort((a, b) => a.backAt - b.backAt);
+  for (const entry of returns) {
+    free += entry.units;
+    if (free >= cost - EPSILON)
+      return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - now) : Infinity;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
 /** The window model. */
 export const windowModel: ServerModel<WindowModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.limit === null) return 0;
-    let free = s.limit - countedAt(s, now, inFlight);
-    if (free >= cost - EPSILON) return 0;
-    // Walk the returns in time order until enough is back.
-    const returns = s.ledger.filter((e) => e.backAt > now).map((e) => ({ ...e }));
-    if (s.foreign > 0 && s.foreignBackAt > now)
-      returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark });
-    returns.sort((a, b) => a.backAt - b.backAt);
-    for (const entry of returns) {
-      free += entry.units;
-      if (free >= cost - EPSILON)
-        return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - now) : Infinity;
-    }
-    return Number.POSITIVE_INFINITY;
+    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / s.limit - now : 0;
+    return Math.max(Math.ceil(spacing), spendDelay(s, s.limit, cost, now, inFlight));
   },
 
-  sent(s) {
-    return s;
+  sent(s, _cost, now) {
+    return s.spread ? { ...s, lastSentAt: now } : s;
   },
 
   observe(s0, o) {

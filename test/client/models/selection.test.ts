@@ -19,7 +19,7 @@ function step(track: Track, at: number, mark: number, remaining: number): Track 
 
 describe('choosing the model of a window', () => {
   it('a count that creeps back as it is spent is a bucket', () => {
-    let track = newTrack('requests:default', 0);
+    let track = newTrack('requests:default', 0, { spread: false });
     // 200/s refill, one send every 10 ms: remaining grows by one per step.
     for (let i = 1; i <= 50; i++) track = step(track, i * 10, i, Math.min(99, 50 + i));
     expect(trackSnapshot(track, 500, 0).source).toBe('policy');
@@ -27,7 +27,7 @@ describe('choosing the model of a window', () => {
   });
 
   it('a count that stays down, then returns to full at once, is a window', () => {
-    let track = newTrack('requests:default', 0);
+    let track = newTrack('requests:default', 0, { spread: false });
     // 100 spent in the first 100 ms; no refill at all.
     for (let i = 1; i <= 100; i++) track = step(track, i, i, 100 - i);
     expect(trackSnapshot(track, 100, 0)).toMatchObject({ source: 'window', tokens: 0 });
@@ -37,7 +37,7 @@ describe('choosing the model of a window', () => {
   });
 
   it('changes its mind back when the window is contradicted later than the bucket was', () => {
-    let track = newTrack('requests:default', 0);
+    let track = newTrack('requests:default', 0, { spread: false });
     for (let i = 1; i <= 100; i++) track = step(track, i, i, 100 - i);
     expect(trackSnapshot(track, 100, 0).source).toBe('window');
     // At 600 the server still counts 90 units the window model thought back (a sliding window

@@ -182,3 +182,32 @@ describe('window model', () => {
     expect(m.snapshot(s, 0, 0).tokens).toBe(8);
   });
 });
+
+describe('window model, spread', () => {
+  it('spaces a window of 10 per second evenly: one unit every 100 ms', () => {
+    let s = newWindow(true);
+    s = m.sent(s, 1, 0, 1, 0);
+    s = m.observe(
+      s,
+      answer({
+        at: 0,
+        mark: 1,
+        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
+        statedRate: 10,
+      }),
+    );
+    expect(m.delay(s, 1, 0, 0)).toBe(100);
+    expect(m.delay(s, 1, 100, 0)).toBe(0);
+    // Spent, it still waits for the units to be back, not only for the spacing.
+    const spent = spend(newWindow(true), {
+      n: 10,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 10,
+    });
+    expect(m.delay(spent, 1, 100, 0)).toBe(900);
+  });
+});
