@@ -57,7 +57,10 @@ export interface ServerModel<S> {
   observe(state: S, observation: Observation): S;
   /** What the model knows at `now`. */
   snapshot(state: S, now: number, inFlight: number): ModelSnapshot;
-  /** When the server last behaved in a way this model cannot explain (monotonic ms), or `null`. */
+  /**
+   * When the server last behaved in a way this model cannot explain (monotonic ms), `Infinity` when
+   * its behaviour rules the model out, or `null`.
+   */
   falsifiedAt(state: S): number | null;
 }
 

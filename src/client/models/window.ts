@@ -13,6 +13,9 @@
  * explain (a fixed window's boundary passed), the oldest entries are dropped; when it counts more (another client, or sends still in flight),
  * the difference is held until the reset. Units in flight always count.
  *
+ * Until a reading has once shown units back when the ledger said they would be, a send that needs
+ * returned units goes alone, so a server that does not give them back refuses one send, not a batch.
+ *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
  * window of `limit`), else each unit waits for its reset. A refusal that the ledger did not
  * foresee means the window was misjudged: from then on each unit waits for the longest window the
@@ -50,6 +53,8 @@ export interface WindowModelState {
   readonly spread: boolean;
   /** The last send, for the spacing of `spread`. */
   readonly lastSentAt: number;
+  /** A reading has shown units back when the ledger said they would be: its returns can be spent at once. */
+  readonly confirmed: boolean;
 }
 
 /** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
@@ -69,6 +74,7 @@ export function newWindow(spread = false): WindowModelState {
     maxRemainingSeen: -1,
     spread,
     lastSentAt: Number.NEGATIVE_INFINITY,
+    confirmed: false,
   };
 }
 
@@ -77,6 +83,13 @@ function countedAt(s: WindowModelState, t: number, inFlight: number): number {
   let counted = inFlight + (s.foreignBackAt > t ? s.foreign : 0);
   for (const entry of s.ledger) if (entry.backAt > t) counted += entry.units;
   return counted;
+}
+
+/** Units of the entries. */
+function sumUnits(entries: readonly Entry[]): number {
+  let units = 0;
+  for (const e of entries) units += e.units;
+  return units;
 }
 
 /** Inserts `entry` keeping the ledger ascending by `backAt`. */
@@ -88,19 +101,23 @@ function insert(ledger: readonly Entry[], entry: Entry): Entry[] {
   return next;
 }
 
-/** Drops the oldest `units` of the ledger (they are back already). */
-function dropOldest(ledger: readonly Entry[], units: number): Entry[] {
+/** Drops the oldest `units` of the ledger (they are back already); says how early the last one dropped was due. */
+function dropOldest(ledger: readonly Entry[], units: number): { ledger: Entry[]; lastBackAt: number } {
   const next: Entry[] = [];
   let left = units;
+  let lastBackAt = Number.NEGATIVE_INFINITY;
   for (const entry of ledger) {
     if (left <= EPSILON) next.push(entry);
-    else if (entry.units <= left + EPSILON) left -= entry.units;
     else {
-      next.push({ ...entry, units: entry.units - left });
-      left = 0;
+      lastBackAt = entry.backAt;
+      if (entry.units <= left + EPSILON) left -= entry.units;
+      else {
+        next.push({ ...entry, units: entry.units - left });
+        left = 0;
+      }
     }
   }
-  return next;
+  return { ledger: next, lastBackAt };
 }
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
@@ -122,11 +139,14 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
   // Every unit counted now is back by the stated reset.
-  let ledger = insert(
-    s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e)),
-    { backAt: ownBackAt, units: o.cost, mark: o.mark },
-  ).filter((e) => e.backAt > o.at);
+  const clamped = s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e));
+  // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
+  const all =
+    o.outcome === 'limited' ? clamped : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark });
+  let ledger = all.filter((e) => e.backAt > o.at);
   if (o.mark <= s.syncedMark) return { ...s, ledger };
+  let returned = 0;
+  for (const e of all) if (e.backAt <= o.at) returned += e.units;
   // The server counted this send and what reached it before: the sends made before it (in the
   // ledger, or still in flight) and perhaps some made after it that were answered first.
   const serverCount = limit - remaining;
@@ -139,12 +159,21 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
   // are in flight): those are back already (a fixed window's boundary passed).
   const back = before - serverCount - inFlightBefore;
-  if (back > 0) ledger = dropOldest(ledger, back);
+  let earlyMs = 0;
+  if (back > 0) {
+    const dropped = dropOldest(ledger, back);
+    ledger = dropped.ledger;
+    earlyMs = dropped.lastBackAt - o.at;
+  }
   // More counted than all that may have reached it: units the model thought back (a count that
-  // creeps back, as a sliding window counter's does) or another client's.
+  // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
+  // each other leave a few units unexplained: only a quarter of the limit counts.
   const foreign = Math.max(0, serverCount - before - after - inFlightBefore);
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
-  // (Answers that overtook each other leave a few units unexplained: only a quarter of the limit counts.)
+  // A fixed window gives its units back all at once, a sliding log each when it is due (a little
+  // early, as the server counted it before its answer came): units back well before they were due
+  // while the server still counts many (a quarter of the limit) are a count that creeps back.
+  const creeping = earlyMs > Math.max(5, (s.windowMs ?? 0) / 20) && serverCount >= limit / 4;
   const unexplained = foreign >= Math.max(2, limit / 4);
   return {
     ...s,
@@ -152,14 +181,24 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
     foreign,
     foreignBackAt,
     syncedMark: o.mark,
-    falsifiedAt: unexplained ? o.at : s.falsifiedAt,
+    confirmed: s.confirmed || (returned > 0 && !unexplained && !creeping),
+    // No window creeps back: that rules the model out for good (it never again governs before another).
+    falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };
 }
 
-/** ms until `cost` units are free when every unit is used as soon as it is back. */
+/**
+ * ms until `cost` units are free when every unit is used as soon as it is back. Until a reading has
+ * confirmed the ledger's returns once, a send that needs returned units goes alone: its answer
+ * tells whether they are really back (a count that creeps back, as a sliding window counter's
+ * does, would refuse a whole batch).
+ */
 function spendDelay(s: WindowModelState, limit: number, cost: number, now: number, inFlight: number): number {
   let free = limit - countedAt(s, now, inFlight);
-  if (free >= cost - EPSILON) return 0;
+  if (free >= cost - EPSILON) {
+    if (s.confirmed || limit - inFlight - s.foreign - sumUnits(s.ledger) >= cost - EPSILON) return 0;
+    return inFlight === 0 ? 0 : Number.POSITIVE_INFINITY;
+  }
   // Walk the returns in time order until enough is back.
   const returns = s.ledger.filter((e) => e.backAt > now);
   if (s.foreign > 0 && s.foreignBackAt > now)

@@ -58,6 +58,33 @@ describe('window model', () => {
     expect(m.delay(s, 1, 510, 0)).toBe(0);
   });
 
+  it('spends returned units one at a time until a reading confirms they are back', () => {
+    let s = spend(newWindow(), {
+      n: 10,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 1000,
+      statedRate: 20,
+    });
+    // Back at 500 by the ledger: one send may go, a second must wait for its answer.
+    expect(m.delay(s, 1, 500, 0)).toBe(0);
+    expect(m.delay(s, 1, 500, 1)).toBe(Number.POSITIVE_INFINITY);
+    // Its answer says 9 left: the units are back, and from now on returns are spent at once.
+    s = m.observe(
+      s,
+      answer({
+        at: 501,
+        mark: 11,
+        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
+        statedRate: 20,
+      }),
+    );
+    expect(s.confirmed).toBe(true);
+    expect(m.delay(s, 8, 501, 1)).toBe(0);
+  });
+
   it('without a stated rate, every unit waits for the stated reset', () => {
     const s = spend(newWindow(), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 700 });
     expect(m.delay(s, 1, 0, 0)).toBe(700);
@@ -209,5 +236,38 @@ describe('window model, spread', () => {
       statedRate: 10,
     });
     expect(m.delay(spent, 1, 100, 0)).toBe(900);
+  });
+});
+
+describe('window model, evidence', () => {
+  const spent = () =>
+    spend(newWindow(), {
+      n: 100,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 100,
+      resetInMs: 1000,
+      statedRate: 200,
+    });
+  const reading = (at: number, mark: number, remaining: number) =>
+    answer({ at, mark, window: window({ quota: 100, remaining, resetInMs: 1000 }), statedRate: 200 });
+
+  it('units back long before they were due while the server still counts many: ruled out', () => {
+    // At 400 (units due at 500) the server counts 70 of the 100: it gives them back gradually.
+    const s = m.observe(spent(), reading(400, 101, 29));
+    expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('a fixed window giving everything back early is no evidence against it', () => {
+    const s = m.observe(spent(), reading(400, 101, 99));
+    expect(m.falsifiedAt(s)).toBeNull();
+    expect(s.confirmed).toBe(false);
+  });
+
+  it('a sliding log giving units back a millisecond early is none either', () => {
+    // Due at 500; at 499 the server already gave back 30 (it counted them before their answers).
+    const s = m.observe(spent(), reading(499, 101, 29));
+    expect(m.falsifiedAt(s)).toBeNull();
   });
 });
