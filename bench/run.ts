@@ -1,10 +1,10 @@
 /**
  * `npm run bench`: Headway against the libraries users would pick instead, side by side, in one run.
  *
- *   npm run bench                                  # every scenario, short default (≤ 5 min on 2 cores)
- *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5), more reps
+ *   npm run bench                                  # every scenario, short default (≤ 6 min on 2 cores)
+ *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
- *   npm run bench -- --smoke                       # CI: one short rep of S1 and S4, < 60 s
+ *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
  *
  * Every number is from this run: ratios are taken against peers and raw transports measured in the
  * same process, with Headway and peers alternated; medians over --reps.
@@ -34,16 +34,17 @@ import { runS2 } from './s2-outage.js';
 import { runS3 } from './s3-shared.js';
 import { runS4, s4Pairs } from './s4-overhead.js';
 import { runS5 } from './s5-server.js';
+import { runS6 } from './s6-server-kinds.js';
 
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
 const started = performance.now();
 const s1bShortPeers = [plainFetch, kyClient, bottleneckClient, pQueueClient];
-const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5'];
+const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6'];
 for (const name of args.scenarios)
   if (!allScenarios.includes(name))
     throw new Error(`Unknown scenario ${name}; expected one of ${allScenarios}`);
-// The default run (every scenario) trims S1b, S3, S4 and S5 to stay under 5 minutes on 2 cores;
+// The default run (every scenario) trims S1b, S3, S4, S5 and S6 to stay near 6 minutes on 2 cores;
 // a scenario asked for by name, or --full, runs every cell.
 const full = !args.trimmed && (args.full || args.scenarios.length > 0);
 
@@ -105,6 +106,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         redisMs: full ? 2000 : 1500,
         redis: true,
       });
+    if (wanted('S6')) await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default' });
   } finally {
     await stopBenchRedis();
   }
@@ -154,6 +156,7 @@ if (args.smoke) {
     peersOnNone: false,
   });
   await runS4(report, { n: 2000, concurrency: 32, reps: 1, pairs: s4Pairs.slice(0, 2) });
+  await runS6(report, { reps: 1, profile: 'smoke' });
 } else if (args.json) {
   await runHere(args.scenarios);
   writeFileSync(args.json, JSON.stringify({ sections: report.sections, verdicts: report.verdicts }));
@@ -197,7 +200,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, under 5 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 6 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`), Headway configured against fixed-window only, ky beside the third-party limiters only. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

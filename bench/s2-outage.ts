@@ -140,15 +140,17 @@ export async function runS2(report: Report, o: S2Options): Promise<void> {
   const best = summary
     .filter((s) => !s.spec.headway)
     .sort((a, b) => a.failed - b.failed || a.amplification - b.amplification)[0]!;
+  // Issue #12: keep today's figure (amplification 1.02 when the target was written).
+  const maxAmplification = 1.05;
   const misses: string[] = [];
-  if (!(ours.amplification <= 1.1)) misses.push(`amplification ${fixed(ours.amplification, 3)}`);
+  if (!(ours.amplification <= maxAmplification)) misses.push(`amplification ${fixed(ours.amplification, 3)}`);
   if (!(ours.ok / ours.requests >= 0.99)) misses.push(`success ${pct(ours.ok / ours.requests)}`);
   report.verdict({
     scenario: 'S2',
     row: 'S2 outage',
     headway: `amplification ${fixed(ours.amplification, 2)}, ${pct(ours.ok / ours.requests)} ok, last ${int(ours.last)} ms`,
     bestPeer: `${best.spec.label}: amplification ${fixed(best.amplification, 2)}, ${pct(best.ok / best.requests)} ok, last ${int(best.last)} ms`,
-    target: 'amplification ≤ 1.10, ≥ 99 % success',
+    target: `amplification ≤ ${fixed(maxAmplification, 2)}, ≥ 99 % success`,
     pass: misses.length === 0,
     ...(misses.length ? { note: misses.join(', ') } : {}),
   });

@@ -154,16 +154,18 @@ export async function runS3(report: Report, o: S3Options): Promise<void> {
   const ours = summary.find((s) => s.kind === 'headway-redis')!;
   const peer = summary.find((s) => s.kind === 'bottleneck-cluster')!;
   const share = ours.refused / ours.attempts;
+  // Issue #12: keep today's figure (1.050× when the target was written).
+  const maxRatio = 1.05;
   const misses: string[] = [];
   if (!(share <= 0.01)) misses.push(`${fixed(share * 100, 1)} % 429s`);
-  if (!(ours.ratio <= 1.1)) misses.push(`wall ${fixed(ours.ratio, 3)}×`);
+  if (!(ours.ratio <= maxRatio)) misses.push(`wall ${fixed(ours.ratio, 3)}×`);
   if (ours.failed > 0) misses.push(`${ours.failed} failed`);
   report.verdict({
     scenario: 'S3',
     row: 'S3 shared quota (Redis)',
     headway: `${fixed(ours.ratio, 3)}×, ${int(ours.refused)}×429 (${fixed(share * 100, 1)} %)`,
     bestPeer: `bottleneck cluster: ${fixed(peer.ratio, 3)}×, ${int(peer.refused)}×429, ${int(peer.failed)} failed`,
-    target: '429s ≤ 1 %, wall ≤ 1.10× min',
+    target: `429s ≤ 1 %, wall ≤ ${fixed(maxRatio, 2)}× min`,
     pass: misses.length === 0,
     ...(misses.length ? { note: misses.join(', ') } : {}),
   });

@@ -5,9 +5,9 @@ export interface BenchArgs {
   scenarios: string[];
   /** Repetitions per measurement (medians are reported). */
   reps: number;
-  /** One short rep of S1 and S4, for CI. */
+  /** One short rep of S1, S4 and S6, for CI. */
   smoke: boolean;
-  /** Every cell of every scenario (the default trims S1b, S3 and S4 to stay under 5 minutes). */
+  /** Every cell of every scenario (the default trims S1b, S3, S4, S5 and S6 to stay near 6 minutes). */
   full: boolean;
   /** Where the Markdown report goes; `''` = do not write. */
   out: string;
@@ -17,7 +17,7 @@ export interface BenchArgs {
   trimmed: boolean;
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {

@@ -196,32 +196,43 @@ export const pRetryClient: ClientSpec = {
   },
 };
 
-/** ky with its retry defaults (limit 2; 429/503 wait for Retry-After, else RateLimit-Reset/X-RateLimit-Reset). */
-export const kyClient: ClientSpec = {
-  id: 'ky',
-  label: 'ky (retry defaults)',
-  transport: 'global fetch',
-  dialectSensitive: true,
-  headway: false,
-  make(ctx) {
-    const client = ky.create({
-      fetch: globalTransport(ctx),
-      retry: {
-        limit: 2,
-        statusCodes: [408, 413, 429, 500, 502, 503, 504],
-        afterStatusCodes: [413, 429, 503],
-      },
-    });
-    return {
-      get: (url) =>
-        client
-          .get(url)
-          .arrayBuffer()
-          .then(() => ({ ok: true, status: 200 }), failed),
-      close: none,
-    };
-  },
-};
+/**
+ * ky retrying `limit` times, otherwise with its retry defaults (429/503 wait for Retry-After, else
+ * RateLimit-Reset/X-RateLimit-Reset).
+ */
+function kyRetrying(limit: number, id: string, label: string): ClientSpec {
+  return {
+    id,
+    label,
+    transport: 'global fetch',
+    dialectSensitive: true,
+    headway: false,
+    make(ctx) {
+      const client = ky.create({
+        fetch: globalTransport(ctx),
+        retry: {
+          limit,
+          statusCodes: [408, 413, 429, 500, 502, 503, 504],
+          afterStatusCodes: [413, 429, 503],
+        },
+      });
+      return {
+        get: (url) =>
+          client
+            .get(url)
+            .arrayBuffer()
+            .then(() => ({ ok: true, status: 200 }), failed),
+        close: none,
+      };
+    },
+  };
+}
+
+/** ky with its retry defaults (limit 2). */
+export const kyClient: ClientSpec = kyRetrying(2, 'ky', 'ky (retry defaults)');
+
+/** ky given retries enough to finish every call against a limiter (S6), the rest its defaults. */
+export const kyPatient: ClientSpec = kyRetrying(10, 'ky-10', 'ky (retry limit 10)');
 
 /** got with its retry defaults (limit 2, honours Retry-After, else 1 s × 2ⁿ + noise). */
 export const gotClient: ClientSpec = {

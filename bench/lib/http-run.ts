@@ -1,9 +1,10 @@
 /**
- * One measured run of a client against a fresh reference server: `n` GETs driven by `workers`
- * workers pulling from a shared counter, or all fired at once (`workers: 'all'`).
+ * One measured run of a client against a fresh server (the reference server, or any `BenchServer`
+ * a scenario starts): `n` GETs driven by `workers` workers pulling from a shared counter, or all
+ * fired at once (`workers: 'all'`).
  */
 import { setMaxListeners } from 'node:events';
-import { type RunningServer, type ServeOptions, startServer } from '../../src/server/index.js';
+import { type ServeOptions, startServer } from '../../src/server/index.js';
 import type { ClientContext, ClientSpec } from './clients.js';
 
 export interface RunResult {
@@ -18,6 +19,17 @@ export interface RunResult {
   allowed: number;
   refused: number;
   timedOut: boolean;
+  /** `performance.now()` when the first call was started (S6 reads a window's phase from it). */
+  startedAt: number;
+}
+
+/** A server a run can target: the reference server, or another project's limiter (S6). */
+export interface BenchServer {
+  /** `http://host:port`. */
+  url: string;
+  close(): Promise<void>;
+  /** What the server answered so far: admitted and refused (429) requests. */
+  metrics(): { allowed: number; refused: number };
 }
 
 export interface RunPlan {
@@ -25,14 +37,19 @@ export interface RunPlan {
   workers: number | 'all';
   /** Give up waiting after this long (the run is reported as timed out). */
   capMs: number;
-  server: Partial<ServeOptions>;
+  /** Options of the reference server, or a function that starts another server. */
+  server: Partial<ServeOptions> | (() => Promise<BenchServer>);
   known: ClientContext['known'];
   /** Hand clients a signal aborted when the run ends (S1, S1b); S4 passes false so no transport is wrapped. @default true */
   stoppable?: boolean;
+  /** Awaited just before the first call (S6: start at a window boundary). @default none */
+  beforeStart?: () => Promise<void>;
 }
 
+/** Runs `plan` once with a fresh client of `spec` and a fresh server; never throws for a failed call. */
 export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunResult> {
-  const server: RunningServer = await startServer({ port: 0, ...plan.server });
+  const server: BenchServer =
+    typeof plan.server === 'function' ? await plan.server() : await startServer({ port: 0, ...plan.server });
   const url = `${server.url}/items`;
   let attempts = 0;
   const run = new AbortController();
@@ -59,6 +76,7 @@ export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunRes
       await one();
     }
   };
+  await plan.beforeStart?.();
   let cap: NodeJS.Timeout | undefined;
   const capped = new Promise<'cap'>((resolve) => {
     cap = setTimeout(() => resolve('cap'), plan.capMs);
@@ -86,6 +104,7 @@ export async function runClient(spec: ClientSpec, plan: RunPlan): Promise<RunRes
     allowed,
     refused,
     timedOut: finished === 'cap',
+    startedAt: start,
   };
 }
 

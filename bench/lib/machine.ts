@@ -12,6 +12,9 @@ export const peers = [
   'p-queue',
   'rate-limiter-flexible',
   'express-rate-limit',
+  'express',
+  '@fastify/rate-limit',
+  'fastify',
   'ioredis',
 ] as const;
 
