@@ -3,7 +3,9 @@
  * HTTP-date) is compared with the server's own clock, its `Date` header, when that is valid, and
  * only otherwise with the client's clock. The difference is a delay, which the client then counts
  * from the moment it received the response: a server clock that runs ahead or behind no longer
- * shortens or stretches the wait.
+ * shortens or stretches the wait. `Date` names a whole second: when the client's clock lies within
+ * that second, there is no skew to correct, and the client's finer clock is used (else a reset in
+ * epoch seconds would read up to a second late).
  */
 
 import { trimOws } from './fields.js';
@@ -37,7 +39,8 @@ export class ResponseTime implements TimeBase {
   get serverNow(): number {
     if (this.#serverNow === undefined) {
       const date = this.date === null ? null : parseHttpDate(trimOws(this.date), this.receivedAt);
-      this.#serverNow = date ?? this.receivedAt;
+      const sameSecond = date !== null && this.receivedAt >= date && this.receivedAt < date + 1000;
+      this.#serverNow = date === null || sameSecond ? this.receivedAt : date;
     }
     return this.#serverNow;
   }

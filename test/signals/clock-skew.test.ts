@@ -105,3 +105,18 @@ describe('rule 2: absolute times are measured against the Date header, and added
     expect(signal.resetAtMs).toBeLessThanOrEqual(after + 10_000);
   });
 });
+
+describe('rule 2: a Date of the same second as receivedAt says no skew', () => {
+  it('an epoch reset is measured against the finer client clock, not the whole second of Date', () => {
+    // The client receives at x.800; the server's Date names second x, its reset is x + 2 s.
+    const receivedAt = AT + 800;
+    const headers = { Date: new Date(AT).toUTCString(), 'x-ratelimit-reset': String(AT / 1000 + 2) };
+    expect(readRateLimit({ status: 200, headers }, { receivedAt }).resetInMs).toBe(1200);
+  });
+
+  it('a Date a second or more away is skew, and corrected', () => {
+    const receivedAt = AT + 1800;
+    const headers = { Date: new Date(AT).toUTCString(), 'x-ratelimit-reset': String(AT / 1000 + 2) };
+    expect(readRateLimit({ status: 200, headers }, { receivedAt }).resetInMs).toBe(2000);
+  });
+});
