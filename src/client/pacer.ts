@@ -57,6 +57,8 @@ export interface Ticket {
   probe: boolean;
   /** ms until units booked in a shared bucket are due (0 without a store). */
   dueInMs: number;
+  /** When the attempt leaves: granted, plus `dueInMs`. */
+  sentAt: number;
 }
 
 /** What {@link Pacer} needs to know about its key. */
@@ -180,7 +182,7 @@ export class Pacer {
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#inFlightUnits += cost;
-    return { mark, cost, probe, dueInMs };
+    return { mark, cost, probe, dueInMs, sentAt: now + dueInMs };
   }
 
   /** Gives back a ticket that was never sent. */
@@ -219,6 +221,7 @@ export class Pacer {
     if (ticket.probe) this.#probing = false;
     const base = {
       at: now,
+      sentAt: ticket.sentAt,
       mark: ticket.mark,
       cost: ticket.cost,
       inFlight: this.#inFlightUnits,

@@ -24,6 +24,8 @@ export interface ModelSnapshot {
 export interface Observation {
   /** When the answer arrived. */
   at: number;
+  /** When the answered send left. */
+  sentAt: number;
   /** Cumulative units sent up to and including the answered send. */
   mark: number;
   /** Units of this key still in flight, not counting the answered send. */

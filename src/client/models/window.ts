@@ -30,6 +30,8 @@ interface Entry {
   units: number;
   /** The send's mark (cumulative units sent up to it). */
   mark: number;
+  /** The earliest a sliding log could give it back: its send plus the window (`-Infinity` when unknown). */
+  dueAt: number;
 }
 
 /** State of the window model. */
@@ -53,10 +55,15 @@ export interface WindowModelState {
   readonly spread: boolean;
   /** The last send, for the spacing of `spread`. */
   readonly lastSentAt: number;
-  /** A reading has shown units back when the ledger said they would be: its returns can be spent at once. */
+  /**
+   * A reading has shown units back when the ledger said they would be — just those (a sliding log),
+   * or all at once (a fixed window) — so its returns can be spent at once.
+   */
   readonly confirmed: boolean;
 }
 
+/** Timer and clock slack when comparing a return with the earliest moment it could happen. */
+const CLOCK_SLACK_MS = 2;
 /** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
 const MAX_LEDGER = 100_000;
 
@@ -101,15 +108,15 @@ function insert(ledger: readonly Entry[], entry: Entry): Entry[] {
   return next;
 }
 
-/** Drops the oldest `units` of the ledger (they are back already); says how early the last one dropped was due. */
-function dropOldest(ledger: readonly Entry[], units: number): { ledger: Entry[]; lastBackAt: number } {
+/** Drops the oldest `units` of the ledger (they are back already); says the latest `dueAt` dropped. */
+function dropOldest(ledger: readonly Entry[], units: number): { ledger: Entry[]; lastDueAt: number } {
   const next: Entry[] = [];
   let left = units;
-  let lastBackAt = Number.NEGATIVE_INFINITY;
+  let lastDueAt = Number.NEGATIVE_INFINITY;
   for (const entry of ledger) {
     if (left <= EPSILON) next.push(entry);
     else {
-      lastBackAt = entry.backAt;
+      lastDueAt = Math.max(lastDueAt, entry.dueAt);
       if (entry.units <= left + EPSILON) left -= entry.units;
       else {
         next.push({ ...entry, units: entry.units - left });
@@ -117,7 +124,7 @@ function dropOldest(ledger: readonly Entry[], units: number): { ledger: Entry[];
       }
     }
   }
-  return { ledger: next, lastBackAt };
+  return { ledger: next, lastDueAt };
 }
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
@@ -137,12 +144,15 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   let s: WindowModelState = { ...s0, limit, maxRemainingSeen };
   s = { ...s, windowMs: windowLength(s, o) };
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
+  const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
   // Every unit counted now is back by the stated reset.
   const clamped = s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e));
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
   const all =
-    o.outcome === 'limited' ? clamped : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark });
+    o.outcome === 'limited'
+      ? clamped
+      : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt });
   let ledger = all.filter((e) => e.backAt > o.at);
   if (o.mark <= s.syncedMark) return { ...s, ledger };
   let returned = 0;
@@ -163,17 +173,17 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   if (back > 0) {
     const dropped = dropOldest(ledger, back);
     ledger = dropped.ledger;
-    earlyMs = dropped.lastBackAt - o.at;
+    earlyMs = dropped.lastDueAt - o.at;
   }
   // More counted than all that may have reached it: units the model thought back (a count that
   // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
   // each other leave a few units unexplained: only a quarter of the limit counts.
   const foreign = Math.max(0, serverCount - before - after - inFlightBefore);
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
-  // A fixed window gives its units back all at once, a sliding log each when it is due (a little
-  // early, as the server counted it before its answer came): units back well before they were due
-  // while the server still counts many (a quarter of the limit) are a count that creeps back.
-  const creeping = earlyMs > Math.max(5, (s.windowMs ?? 0) / 20) && serverCount >= limit / 4;
+  // A fixed window gives its units back all at once, a sliding log each one window after it reached
+  // the server (never before its send plus the window): units back before that while the server
+  // still counts many (a quarter of the limit) are a count that creeps back.
+  const creeping = earlyMs > CLOCK_SLACK_MS && serverCount >= limit / 4;
   const unexplained = foreign >= Math.max(2, limit / 4);
   return {
     ...s,
@@ -181,7 +191,7 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
     foreign,
     foreignBackAt,
     syncedMark: o.mark,
-    confirmed: s.confirmed || (returned > 0 && !unexplained && !creeping),
+    confirmed: s.confirmed || (returned > 0 && !unexplained && (back <= 1 || serverCount <= limit / 4)),
     // No window creeps back: that rules the model out for good (it never again governs before another).
     falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };
@@ -202,7 +212,7 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   // Walk the returns in time order until enough is back.
   const returns = s.ledger.filter((e) => e.backAt > now);
   if (s.foreign > 0 && s.foreignBackAt > now)
-    returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark });
+    returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark, dueAt: s.foreignBackAt });
   returns.sort((a, b) => a.backAt - b.backAt);
   for (const entry of returns) {
     free += entry.units;
@@ -226,7 +236,8 @@ export const windowModel: ServerModel<WindowModelState> = {
 
   observe(s0, o) {
     let s = s0;
-    if (o.outcome === 'limited' && s.limit !== null && countedAt(s, o.at, o.inFlightBefore) < s.limit) {
+    // The refused send is among `inFlightBefore`: the ledger foresaw room for it if that fits the limit.
+    if (o.outcome === 'limited' && s.limit !== null && countedAt(s, o.at, o.inFlightBefore) <= s.limit) {
       s = { ...s, cautious: true, falsifiedAt: o.at };
     }
     const remaining = o.window?.remaining ?? null;

@@ -23,6 +23,7 @@ export function answer(fields: Partial<Observation> & Pick<Observation, 'at' | '
   const cost = fields.cost ?? 1;
   const inFlight = fields.inFlight ?? 0;
   return {
+    sentAt: fields.at,
     cost,
     inFlight,
     inFlightBefore: inFlight + cost,

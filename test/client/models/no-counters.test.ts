@@ -6,6 +6,7 @@ import {
   noCountersModel,
   recover,
 } from '../../../src/client/models/no-counters.js';
+import { answer } from './helpers.js';
 
 const m = noCountersModel;
 
@@ -91,12 +92,12 @@ describe('no-counters model', () => {
   });
 
   it('observe: a refusal cuts, an answer recovers, a failed attempt only releases', () => {
-    const base = { mark: 1, cost: 1, inFlight: 0, inFlightBefore: 1, retryAfterMs: 1000 };
-    const rest = { window: null, statedRate: null, statedPolicy: false };
+    const at = (outcome: 'answered' | 'limited' | 'failed') =>
+      answer({ at: 5, mark: 1, outcome, retryAfterMs: 1000 });
     let s = m.sent(succeed(newNoCounters(0), 10, 0), 1, 0, 1, 0);
-    expect(m.observe(s, { ...base, ...rest, at: 5, outcome: 'failed' }).rate).toBeNull();
-    s = m.observe(s, { ...base, ...rest, at: 5, outcome: 'limited' });
+    expect(m.observe(s, at('failed')).rate).toBeNull();
+    s = m.observe(s, at('limited'));
     expect(s.rate).toBe(20);
-    expect(m.observe(s, { ...base, ...rest, at: 5, outcome: 'answered' }).episodeSuccesses).toBe(1);
+    expect(m.observe(s, at('answered')).episodeSuccesses).toBe(1);
   });
 });
