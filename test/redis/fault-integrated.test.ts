@@ -147,13 +147,16 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     const prefix = uniquePrefix('fault-server');
     const api = { rate: 100, burst: 20, name: 'api' };
     const login = { rate: 100, burst: 20, name: 'login', failClosed: true };
+    // Room for the whole warm-up (3 rounds of 8) at any speed: with `api`'s burst of 20, a fast
+    // machine sends the 24 before 4 units refill and the last ones are refused.
+    const warmUp = { rate: 100, burst: 24, name: 'warm' };
     const storeErrors: string[] = [];
     const server = await startServer({
       keyHeader: 'x-key',
       limiter: {
         store: redisStore({ client, prefix, commandTimeoutMs: STORE_TIMEOUT_MS }),
         storeTimeoutMs: STORE_TIMEOUT_MS,
-        policyFor: (key) => (key === 'login' ? login : api),
+        policyFor: (key) => (key === 'login' ? login : key === 'warm' ? warmUp : api),
         onDecision: (event) => {
           if (event.storeError) storeErrors.push(event.storeError.code);
         },
