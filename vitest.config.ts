@@ -12,6 +12,7 @@ const timed = ['test/redis/fault-integrated.test.ts'];
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       { test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed] } },
       {

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import { algorithmScripts, gateScript } from '../../src/redis/scripts/index.js';
 import type { AlgorithmName } from '../../src/stores/store.js';
-import { uniquePrefix, useRedis } from '../support/redis.js';
+import { redisUrl, uniquePrefix } from '../support/redis.js';
 
-const redis = useRedis();
 let client: Redis;
 
 beforeAll(async () => {
-  client = new Redis(redis.url, { enableOfflineQueue: false, lazyConnect: true });
+  client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
   await client.connect();
 });
 afterAll(() => client.disconnect());
