@@ -54,19 +54,25 @@ const countIn = (times: number[], from: number, to: number) =>
   times.filter((t) => t >= from && t < to).length;
 
 /**
- * Records gaps of this process's event loop over 50 ms, to tell in a failure message whether the
- * whole process stalled (a busy shared machine) while a slow answer was in flight.
+ * Records when this process's event loop ran late by more than 10 ms (a 10 ms tick that came
+ * over 20 ms after the last): time in which neither the in-process server nor its client could
+ * run, on a busy shared machine. An answer's time less the stalls it overlapped is the time the
+ * server had to answer it.
  */
 function watchStalls(): { stalls: Array<{ at: number; ms: number }>; stop(): void } {
   const stalls: Array<{ at: number; ms: number }> = [];
   let last = now();
   const timer = setInterval(() => {
     const t = now();
-    if (t - last > 60) stalls.push({ at: last, ms: t - last - 10 });
+    if (t - last > 20) stalls.push({ at: last, ms: t - last - 10 });
     last = t;
   }, 10);
   return { stalls, stop: () => clearInterval(timer) };
 }
+
+/** Ms of `stalls` inside `[from, to)`. */
+const stalledWithin = (stalls: Array<{ at: number; ms: number }>, from: number, to: number) =>
+  stalls.reduce((sum, g) => sum + Math.max(0, Math.min(to, g.at + g.ms) - Math.max(from, g.at)), 0);
 
 /** Moments of the fault, in `performance.now()` ms. */
 interface Fault {
@@ -136,7 +142,7 @@ async function driveClient(fetch: HeadwayFetch, url: string, stopAt: () => numbe
 }
 
 const STORE_TIMEOUT_MS = 100;
-/** Loopback HTTP, the event loop and a busy 2-core machine on top of the store timeout. */
+/** Loopback HTTP and the event loop on top of the store timeout (stalls of the process not counted). */
 const ANSWER_MARGIN_MS = 150;
 /** A request without an answer by then counts as hanging (status 0). */
 const HANG_MS = 2000;
@@ -240,17 +246,16 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
 
     // Where an answer sits on the timeline, for failure messages.
     const at = (t: number) => `+${(t - start).toFixed(0)} ms`;
-    const where = (a: Answer) => {
-      const stalled = watch.stalls
-        .filter((g) => g.at < a.sentAt + a.ms && g.at + g.ms > a.sentAt)
-        .map((g) => `; event loop stalled ${g.ms.toFixed(0)} ms at ${at(g.at)}`);
-      return `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})${stalled.join('')}`;
-    };
+    const stalledDuring = (a: Answer) => stalledWithin(watch.stalls, a.sentAt, a.sentAt + a.ms);
+    const where = (a: Answer) =>
+      `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms of which the event loop stalled ${stalledDuring(a).toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})`;
 
-    // No lost or hanging call, and every answer within the store timeout plus the margin.
+    // No lost or hanging call, and every answer within the store timeout plus the margin, not
+    // counting time in which this process did not run (a loaded machine). Without the store
+    // timeout, the calls in flight at the kill would wait for Redis to come back (1.5 s).
     expect(answers.filter((a) => a.status === 0).map(where)).toEqual([]);
     const slowest = slowestOf(answers);
-    const tooSlow = answers.filter((a) => a.ms >= STORE_TIMEOUT_MS + ANSWER_MARGIN_MS);
+    const tooSlow = answers.filter((a) => a.ms - stalledDuring(a) >= STORE_TIMEOUT_MS + ANSWER_MARGIN_MS);
     expect(tooSlow.map(where)).toEqual([]);
 
     for (const a of answers) expect(a.policy).toBe(`"${a.key}";q=100;w=1`);
@@ -313,7 +318,7 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     console.log(
       `server: ${answers.length} answers, slowest ${slowest.toFixed(1)} ms; in flight at the kill ${atKill.length}, slowest ${slowestOf(atKill).toFixed(1)} ms ` +
         `(${timeouts} store timeouts); outage ${outage.length}, slowest ${slowestOf(outage).toFixed(1)} ms (${undecided - timeouts} immediate store errors in all); ` +
-        `Redis down ${(restartStart - killStart).toFixed(0)} ms; longest event-loop stall ${slowestOf(watch.stalls).toFixed(0)} ms; decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
+        `Redis down ${(restartStart - killStart).toFixed(0)} ms; longest event-loop stall ${slowestOf(watch.stalls).toFixed(0)} ms (${watch.stalls.length} over 10 ms); decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
     );
   }, 20_000);
 
