@@ -20,13 +20,23 @@ const timed = [
   'test/client/no-leak.test.ts',
 ];
 
+/** Fixed fast-check seed (`FC_SEED` to change it). */
+const setupFiles = ['test/support/fast-check.ts'];
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      { test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed] } },
       {
-        test: { name: 'contract', include: ['test/contract/**/*.test.ts', ...timed], fileParallelism: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed], setupFiles },
+      },
+      {
+        test: {
+          name: 'contract',
+          include: ['test/contract/**/*.test.ts', ...timed],
+          fileParallelism: false,
+          setupFiles,
+        },
       },
     ],
   },
