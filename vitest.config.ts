@@ -1,21 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (everything that passes time in, plus Redis and in-process server tests)
- * runs files in parallel; `contract` runs the client against the real server over loopback with
- * real time, one file at a time, so timing targets are not measured on a machine busy with
- * other tests. `npm test` runs `unit`, then `contract`.
+ * Two projects. `unit` runs files in parallel and never waits on real time for an outcome nor
+ * asserts a duration: time is passed in (the manual clock), or it is Redis's own, read but never
+ * slept on. `contract` runs what needs real time, one file at a time: the client against the real
+ * server over loopback, Redis killed and restarted, child processes that run for seconds. Its
+ * time bounds are loose sanity bounds (speed targets are the benchmark's). `npm test` runs
+ * `unit`, then `contract`. `globalSetup` provides one Redis for the whole run.
  *
- * `timed` files live next to the code they exercise but measure real time, so they run with `contract`.
+ * `timed` files live next to the code they exercise but run on real time, so they run with `contract`.
  */
-const timed = ['test/redis/fault-integrated.test.ts'];
+const timed = [
+  'test/stores/redis.test.ts',
+  'test/redis/concurrency.test.ts',
+  'test/redis/eval-script.test.ts',
+  'test/redis/fault.test.ts',
+  'test/redis/fault-integrated.test.ts',
+  'test/cli/serve.test.ts',
+  'test/client/no-leak.test.ts',
+];
+
+/** Fixed fast-check seed (`FC_SEED` to change it). */
+const setupFiles = ['test/support/fast-check.ts'];
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
-      { test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed] } },
       {
-        test: { name: 'contract', include: ['test/contract/**/*.test.ts', ...timed], fileParallelism: false },
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed], setupFiles },
+      },
+      {
+        test: {
+          name: 'contract',
+          include: ['test/contract/**/*.test.ts', ...timed],
+          fileParallelism: false,
+          setupFiles,
+        },
       },
     ],
   },

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { nodeRateLimit, rateLimit } from '../src/server/index.js';
 
 for (const mode of ['observe', 'enforce'] as const) {
-  const limiter = rateLimit({ policy: { rate: 5, burst: 3 }, headers: 'ietf', mode });
+  // 3 per minute (a unit back every 20 s), so the six requests see the same answers at any speed.
+  const limiter = rateLimit({ policy: { rate: 0.05, burst: 3 }, headers: 'ietf', mode });
   const server = createServer(
     nodeRateLimit(limiter, (_req, res) => {
       res.setHeader('content-type', 'application/json');

@@ -2,14 +2,13 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redisStore } from '../../src/redis/index.js';
 import type { Decision, RateLimitStore, StoreLimit } from '../../src/stores/store.js';
-import { uniquePrefix, useRedis } from '../support/redis.js';
+import { redisUrl, uniquePrefix } from '../support/redis.js';
 
-const redis = useRedis();
 const clients: Redis[] = [];
 
 beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
-    const client = new Redis(redis.url, { enableOfflineQueue: false, lazyConnect: true });
+    const client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
     await client.connect();
     clients.push(client);
   }

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { AlgorithmName } from '../../src/stores/store.js';
-import { uniquePrefix, useRedis } from '../support/redis.js';
+import { redisUrl, uniquePrefix } from '../support/redis.js';
 
-const redis = useRedis();
 const WORKER = fileURLToPath(new URL('../support/take-worker.ts', import.meta.url));
 
 interface WorkerResult {
@@ -63,7 +62,7 @@ describe('8 processes × 32 concurrent takes on one key for 3 s', () => {
     const windowMs = 100; // burst 50, 500 per second
     const durationMs = 3000;
     const algorithms: AlgorithmName[] = ['token-bucket', 'gcra'];
-    const args = [redis.url, prefix, 'shared', limit, windowMs, durationMs, 32, ...algorithms].map(String);
+    const args = [redisUrl(), prefix, 'shared', limit, windowMs, durationMs, 32, ...algorithms].map(String);
     const workers = Array.from({ length: 8 }, () => startWorker(args));
     await Promise.all(workers.map((worker) => worker.ready)); // all loaded and connected
     for (const worker of workers) worker.go();

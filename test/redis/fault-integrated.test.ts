@@ -46,6 +46,19 @@ async function connect(): Promise<Redis> {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const now = () => performance.now();
 
+/**
+ * Scripts (`EVALSHA`, `EVAL`) the Redis behind `client` has run since it started: each is a
+ * decision or a booking made on Redis. Unlike looking for keys, this does not depend on how soon
+ * after the last call one looks (a token bucket's key expires once it is full again: 100–200 ms).
+ */
+async function scriptCalls(client: Redis): Promise<number> {
+  const stats = await client.info('commandstats');
+  return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
+}
+
 /** The longest `ms` of `answers` (0 when there are none). */
 const slowestOf = (answers: Array<{ ms: number }>) => Math.max(0, ...answers.map((a) => a.ms));
 
@@ -54,19 +67,25 @@ const countIn = (times: number[], from: number, to: number) =>
   times.filter((t) => t >= from && t < to).length;
 
 /**
- * Records gaps of this process's event loop over 50 ms, to tell in a failure message whether the
- * whole process stalled (a busy shared machine) while a slow answer was in flight.
+ * Records when this process's event loop ran late by more than 10 ms (a 10 ms tick that came
+ * over 20 ms after the last): time in which neither the in-process server nor its client could
+ * run, on a busy shared machine. An answer's time less the stalls it overlapped is the time the
+ * server had to answer it.
  */
 function watchStalls(): { stalls: Array<{ at: number; ms: number }>; stop(): void } {
   const stalls: Array<{ at: number; ms: number }> = [];
   let last = now();
   const timer = setInterval(() => {
     const t = now();
-    if (t - last > 60) stalls.push({ at: last, ms: t - last - 10 });
+    if (t - last > 20) stalls.push({ at: last, ms: t - last - 10 });
     last = t;
   }, 10);
   return { stalls, stop: () => clearInterval(timer) };
 }
+
+/** Ms of `stalls` inside `[from, to)`. */
+const stalledWithin = (stalls: Array<{ at: number; ms: number }>, from: number, to: number) =>
+  stalls.reduce((sum, g) => sum + Math.max(0, Math.min(to, g.at + g.ms) - Math.max(from, g.at)), 0);
 
 /** Moments of the fault, in `performance.now()` ms. */
 interface Fault {
@@ -136,7 +155,7 @@ async function driveClient(fetch: HeadwayFetch, url: string, stopAt: () => numbe
 }
 
 const STORE_TIMEOUT_MS = 100;
-/** Loopback HTTP, the event loop and a busy 2-core machine on top of the store timeout. */
+/** Loopback HTTP and the event loop on top of the store timeout (stalls of the process not counted). */
 const ANSWER_MARGIN_MS = 150;
 /** A request without an answer by then counts as hanging (status 0). */
 const HANG_MS = 2000;
@@ -147,13 +166,16 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     const prefix = uniquePrefix('fault-server');
     const api = { rate: 100, burst: 20, name: 'api' };
     const login = { rate: 100, burst: 20, name: 'login', failClosed: true };
+    // Room for the whole warm-up (3 rounds of 8) at any speed: with `api`'s burst of 20, a fast
+    // machine sends the 24 before 4 units refill and the last ones are refused.
+    const warmUp = { rate: 100, burst: 24, name: 'warm' };
     const storeErrors: string[] = [];
     const server = await startServer({
       keyHeader: 'x-key',
       limiter: {
         store: redisStore({ client, prefix, commandTimeoutMs: STORE_TIMEOUT_MS }),
         storeTimeoutMs: STORE_TIMEOUT_MS,
-        policyFor: (key) => (key === 'login' ? login : api),
+        policyFor: (key) => (key === 'login' ? login : key === 'warm' ? warmUp : api),
         onDecision: (event) => {
           if (event.storeError) storeErrors.push(event.storeError.code);
         },
@@ -237,17 +259,16 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
 
     // Where an answer sits on the timeline, for failure messages.
     const at = (t: number) => `+${(t - start).toFixed(0)} ms`;
-    const where = (a: Answer) => {
-      const stalled = watch.stalls
-        .filter((g) => g.at < a.sentAt + a.ms && g.at + g.ms > a.sentAt)
-        .map((g) => `; event loop stalled ${g.ms.toFixed(0)} ms at ${at(g.at)}`);
-      return `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})${stalled.join('')}`;
-    };
+    const stalledDuring = (a: Answer) => stalledWithin(watch.stalls, a.sentAt, a.sentAt + a.ms);
+    const where = (a: Answer) =>
+      `${a.key} sent ${at(a.sentAt)}, ${a.ms.toFixed(0)} ms of which the event loop stalled ${stalledDuring(a).toFixed(0)} ms (kill ${at(killStart)}–${at(killDone)}, restart ${at(restartStart)}–${at(restartDone)})`;
 
-    // No lost or hanging call, and every answer within the store timeout plus the margin.
+    // No lost or hanging call, and every answer within the store timeout plus the margin, not
+    // counting time in which this process did not run (a loaded machine). Without the store
+    // timeout, the calls in flight at the kill would wait for Redis to come back (1.5 s).
     expect(answers.filter((a) => a.status === 0).map(where)).toEqual([]);
     const slowest = slowestOf(answers);
-    const tooSlow = answers.filter((a) => a.ms >= STORE_TIMEOUT_MS + ANSWER_MARGIN_MS);
+    const tooSlow = answers.filter((a) => a.ms - stalledDuring(a) >= STORE_TIMEOUT_MS + ANSWER_MARGIN_MS);
     expect(tooSlow.map(where)).toEqual([]);
 
     for (const a of answers) expect(a.policy).toBe(`"${a.key}";q=100;w=1`);
@@ -292,7 +313,8 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     expect(storeErrors.filter((code) => code === 'HEADWAY_STORE_ERROR')).toHaveLength(undecided - timeouts);
     expect(timeouts).toBeLessThanOrEqual(atKill.length);
 
-    // Redis enforces again: a burst beyond the limit is refused with 429 (not 503), and the keys live in Redis.
+    // Redis enforces again: a burst beyond the limit is refused with 429 (not 503), decided on Redis.
+    const decidedAfterRestart = answers.filter((a) => a.sentAt >= restartDone && a.rateLimit !== null).length;
     for (const key of ['api', 'login'] as const) {
       const burst = await Promise.all(Array.from({ length: 40 }, () => ask(key)));
       const statuses = burst.map((a) => a.status);
@@ -304,13 +326,14 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
       // connections in this one process, and on 2 cores that alone has taken up to 255 ms, while
       // the store calls took under 45 ms.
       for (const a of burst) expect(a.rateLimit, where(a)).not.toBeNull();
-      expect(await client.exists(`${prefix}:{${key}}:tb`)).toBe(1);
     }
+    // The restarted Redis ran a script for every decision since (burst answers arrive only after it).
+    expect(await scriptCalls(client)).toBeGreaterThanOrEqual(decidedAfterRestart + 80);
 
     console.log(
       `server: ${answers.length} answers, slowest ${slowest.toFixed(1)} ms; in flight at the kill ${atKill.length}, slowest ${slowestOf(atKill).toFixed(1)} ms ` +
         `(${timeouts} store timeouts); outage ${outage.length}, slowest ${slowestOf(outage).toFixed(1)} ms (${undecided - timeouts} immediate store errors in all); ` +
-        `Redis down ${(restartStart - killStart).toFixed(0)} ms; longest event-loop stall ${slowestOf(watch.stalls).toFixed(0)} ms; decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
+        `Redis down ${(restartStart - killStart).toFixed(0)} ms; longest event-loop stall ${slowestOf(watch.stalls).toFixed(0)} ms (${watch.stalls.length} over 10 ms); decisions back ${recoveryMs.api!.toFixed(0)} ms (api) / ${recoveryMs.login!.toFixed(0)} ms (login) after restart`,
     );
   }, 20_000);
 
@@ -383,7 +406,8 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
     const afterRate = countIn(completions, end - 1000, end);
     expect(afterRate).toBeGreaterThanOrEqual(0.7 * rate);
     expect(afterRate).toBeLessThanOrEqual(1.2 * rate + burst);
-    expect((await client.keys(`${prefix}:*`)).length).toBeGreaterThan(0);
+    // Each of those calls was booked on the restarted Redis (a gate read and a reservation).
+    expect(await scriptCalls(client)).toBeGreaterThanOrEqual(afterRate);
 
     console.log(
       `client: ${issued} calls, longest ${longestCall.toFixed(0)} ms; before ${beforeRate}/s; outage ${(outageCompletions / window).toFixed(1)}/s over ${window.toFixed(2)} s ` +

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/manual-clock.js';
 import { clientIp } from '../../src/server/client-ip.js';
 import { defaultKey } from '../../src/server/default-key.js';
 import { ipIdentity } from '../../src/server/ip-group.js';
@@ -9,7 +10,7 @@ const options = { trustProxy: 0, ipv6Prefix: 56 };
 
 describe('default key', () => {
   it('ignores a spoofed X-Forwarded-For without trustProxy', async () => {
-    const limiter = rateLimit({ policy: { limit: 1 } });
+    const limiter = rateLimit({ policy: { limit: 1 }, clock: new ManualClock() });
     const first = await limiter.check(req({ 'x-forwarded-for': '198.51.100.1' }), { ip: '192.0.2.9' });
     const spoofed = await limiter.check(req({ 'x-forwarded-for': '198.51.100.2' }), { ip: '192.0.2.9' });
     expect(first.key).toBe('ip:192.0.2.9');

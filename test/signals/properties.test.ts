@@ -118,7 +118,7 @@ describe('readRateLimit is total', () => {
     );
   });
 
-  it('runs in linear time on 100 KB of commas and nested junk', () => {
+  it('reads 100 KB of commas and nested junk (and the same just under the length cap) as well-formed signals', () => {
     const big = 100_000;
     const shapes = [
       ','.repeat(big),
@@ -132,14 +132,12 @@ describe('readRateLimit is total', () => {
     ];
     // The same shapes just under the length cap, where the parsers really run.
     const capped = shapes.map((s) => s.slice(0, 4096));
-    const started = performance.now();
     for (const value of [...shapes, ...capped]) {
       const headers: Record<string, string> = Object.fromEntries(KNOWN_NAMES.map((name) => [name, value]));
       expectWellFormed(readRateLimit({ status: 429, headers }, { receivedAt: AT }), AT);
       expectWellFormed(readRateLimit({ status: 429, headers: new Headers(headers) }, { receivedAt: AT }), AT);
     }
-    // 32 calls over ~20 fields of up to 100 KB: well under a second when linear; generous bound.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // How fast these parse (linear time) is a speed target for `bench/`, not for a unit test.
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * The behaviour every {@link RateLimitStore} must show, as one suite to run against each store:
- * `describeStoreContract('redis', () => redisStore(...))`. A store owns its clock, so the suite uses
- * small real windows and checks exactness by bracketing: the store's elapsed time between two calls
- * lies between the local time from the first reply to the second request and the local time from
- * the first request to the second reply.
+ * `describeStoreContract('redis', () => ({ store: redisStore(...), time: realTime }))`. Time is the
+ * store's: a store that takes a clock runs on a {@link ManualClock} (exact, nothing sleeps); one
+ * that owns its clock (Redis `TIME`) runs on real time, and exactness is checked by bracketing: the
+ * store's elapsed time between two calls lies between the local time from the first reply to the
+ * second request and the local time from the first request to the second reply. Windows are long
+ * enough that no bracket depends on the speed of the machine.
  */
 import { describe, expect, it } from 'vitest';
+import type { ManualClock } from '../../src/core/manual-clock.js';
 import type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../../src/stores/store.js';
 
 const ALGORITHMS: readonly AlgorithmName[] = [
@@ -16,19 +19,42 @@ const ALGORITHMS: readonly AlgorithmName[] = [
   'sliding-log',
 ];
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** How the suite reads and moves the store's time. */
+export interface ContractTime {
+  now(): number;
+  /** Lets `ms` pass for the store. */
+  sleep(ms: number): Promise<void>;
+}
 
-/** One call, with the local times it was sent (`sent`) and answered (`answered`). */
+/** Real time, for a store that owns its clock. */
+export const realTime: ContractTime = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms))),
+};
+
+/** A manual clock's time: `sleep` advances it. */
+export const manualTime = (clock: ManualClock): ContractTime => ({
+  now: () => clock.now(),
+  sleep: (ms) => clock.advance(Math.max(0, ms)),
+});
+
+/** A store under test and the time it runs on. */
+export interface ContractStore {
+  store: RateLimitStore;
+  time: ContractTime;
+}
+
+/** One call, with the times it was sent (`sent`) and answered (`answered`). */
 interface Timed<T> {
   value: T;
   sent: number;
   answered: number;
 }
 
-async function timed<T>(call: () => Promise<T>): Promise<Timed<T>> {
-  const sent = performance.now();
+async function timed<T>(time: ContractTime, call: () => Promise<T>): Promise<Timed<T>> {
+  const sent = time.now();
   const value = await call();
-  return { value, sent, answered: performance.now() };
+  return { value, sent, answered: time.now() };
 }
 
 let counter = 0;
@@ -53,63 +79,60 @@ function admittedBound(limit: StoreLimit, t: number): number {
 }
 
 /** Runs the store contract against the stores `makeStore` returns (called once per test). */
-export function describeStoreContract(
-  name: string,
-  makeStore: () => RateLimitStore | Promise<RateLimitStore>,
-): void {
+export function describeStoreContract(name: string, makeStore: () => ContractStore): void {
   describe(`${name}: store contract`, () => {
     describe.each(['token-bucket', 'gcra'] as const)('%s', (algorithm) => {
       it('takes the burst, counts remaining down, then refuses with the exact retryAfter', async () => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const key = freshKey(algorithm);
-        const limit: StoreLimit = { algorithm, limit: 10, windowMs: 10_000 }; // one unit per second
-        const start = performance.now();
+        const limit: StoreLimit = { algorithm, limit: 10, windowMs: 100_000 }; // one unit per 10 s
+        const start = time.now();
         for (let i = 1; i <= 10; i++) {
           const decision = await store.take(key, limit, 1);
           expect(decision).toMatchObject({ allowed: true, limit: 10, remaining: 10 - i, retryAfterMs: 0 });
         }
         const one = await store.take(key, limit, 1);
         const three = await store.take(key, limit, 3);
-        const elapsed = performance.now() - start;
-        expect(elapsed).toBeLessThan(900); // else the bracket below is meaningless
+        const elapsed = time.now() - start;
+        expect(elapsed).toBeLessThan(9_000); // else a unit came back and the bracket below is meaningless
         for (const [decision, units] of [
           [one, 1],
           [three, 3],
         ] as const) {
           expect(decision.allowed).toBe(false);
           expect(decision.remaining).toBe(0);
-          // Exact: units·1000 ms after the bucket emptied, less the time since (≤ elapsed).
-          expect(decision.retryAfterMs).toBeLessThanOrEqual(units * 1000);
-          expect(decision.retryAfterMs).toBeGreaterThanOrEqual(units * 1000 - elapsed - 1);
-          expect(decision.resetMs).toBeLessThanOrEqual(10_000);
-          expect(decision.resetMs).toBeGreaterThanOrEqual(10_000 - elapsed - 1);
+          // Exact: units·10 s after the bucket emptied, less the time since (≤ elapsed).
+          expect(decision.retryAfterMs).toBeLessThanOrEqual(units * 10_000);
+          expect(decision.retryAfterMs).toBeGreaterThanOrEqual(units * 10_000 - elapsed - 1);
+          expect(decision.resetMs).toBeLessThanOrEqual(100_000);
+          expect(decision.resetMs).toBeGreaterThanOrEqual(100_000 - elapsed - 1);
         }
       });
 
       it('reservations queue: waits add up, and a take after them waits behind them', async () => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const key = freshKey(`${algorithm}-reserve`);
-        const limit: StoreLimit = { algorithm, limit: 10, windowMs: 1000 }; // 100 ms per unit
-        const start = performance.now();
+        const limit: StoreLimit = { algorithm, limit: 10, windowMs: 10_000 }; // 1 s per unit
+        const start = time.now();
         for (let i = 0; i < 10; i++) expect((await store.reserve(key, limit, 1)).waitMs).toBe(0);
         const waits: number[] = [];
         for (let i = 0; i < 5; i++) waits.push((await store.reserve(key, limit, 1)).waitMs);
         const bulk = (await store.reserve(key, limit, 3)).waitMs;
         const after = await store.take(key, limit, 1);
-        const elapsed = performance.now() - start;
-        const expected = [100, 200, 300, 400, 500, 800];
+        const elapsed = time.now() - start;
+        const expected = [1000, 2000, 3000, 4000, 5000, 8000];
         [...waits, bulk].forEach((wait, i) => {
           expect(wait).toBeLessThanOrEqual(expected[i]!);
           expect(wait).toBeGreaterThanOrEqual(expected[i]! - elapsed - 1);
         });
         expect(after.allowed).toBe(false);
-        expect(after.retryAfterMs).toBeLessThanOrEqual(900);
-        expect(after.retryAfterMs).toBeGreaterThanOrEqual(900 - elapsed - 1);
+        expect(after.retryAfterMs).toBeLessThanOrEqual(9000);
+        expect(after.retryAfterMs).toBeGreaterThanOrEqual(9000 - elapsed - 1);
       });
     });
 
     it('token bucket keeps fractional units', async () => {
-      const store = await makeStore();
+      const { store } = makeStore();
       const key = freshKey('fraction');
       const limit: StoreLimit = { algorithm: 'token-bucket', limit: 1, windowMs: 60_000 };
       expect((await store.take(key, limit, 0.5)).allowed).toBe(true);
@@ -123,13 +146,13 @@ export function describeStoreContract(
 
     describe.concurrent.each(ALGORITHMS)('%s', (algorithm) => {
       it('refuses past the limit; retryAfterMs counts down with time and is exact', async ({ expect }) => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const limit: StoreLimit = { algorithm, limit: 2, windowMs: 1000 };
         // Fill until refused (a fixed window may roll over meanwhile: bounded).
         const key = freshKey(`${algorithm}-exact`);
         let first: Timed<Decision> | undefined;
         for (let i = 0; i < 8 && !first; i++) {
-          const call = await timed(() => store.take(key, limit, 1));
+          const call = await timed(time, () => store.take(key, limit, 1));
           if (!call.value.allowed) first = call;
         }
         if (!first) throw new Error(`${algorithm}: never refused after 8 takes of a limit of 2`);
@@ -139,14 +162,14 @@ export function describeStoreContract(
         expect(first.value.remaining).toBe(0);
 
         // Just before r1: refused, with the same target time (bracketed).
-        await sleep(r1 - 25);
-        const second = await timed(() => store.take(key, limit, 1));
+        await time.sleep(r1 - 25);
+        const second = await timed(time, () => store.take(key, limit, 1));
         if (!second.value.allowed) {
           const r2 = second.value.retryAfterMs;
           expect(r2).toBeGreaterThanOrEqual(r1 - (second.answered - first.sent) - 1);
           expect(r2).toBeLessThanOrEqual(r1 - (second.sent - first.answered) + 1);
           // At r2: admitted.
-          await sleep(r2 + 1);
+          await time.sleep(r2 + 1);
           const third = await store.take(key, limit, 1);
           expect(third.allowed).toBe(true);
         } else {
@@ -156,25 +179,25 @@ export function describeStoreContract(
       });
 
       it('admits no more than its bound under concurrent load', async ({ expect }) => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const key = freshKey(`${algorithm}-bound`);
         const limit: StoreLimit = { algorithm, limit: 5, windowMs: 100 };
-        const start = performance.now();
-        const stopAt = start + 350;
+        // 35 rounds of 16 concurrent takes, 10 ms apart (on real time: at least 10 ms apart).
+        const start = time.now();
         let allowed = 0;
         let refused = 0;
-        const worker = async () => {
-          for (let i = 0; i < 10_000 && performance.now() < stopAt; i++) {
-            const decision = await store.take(key, limit, 1);
+        for (let round = 0; round < 35; round++) {
+          if (round > 0) await time.sleep(10);
+          const decisions = await Promise.all(Array.from({ length: 16 }, () => store.take(key, limit, 1)));
+          for (const decision of decisions) {
             if (decision.allowed) allowed++;
             else {
               refused++;
               expect(decision.retryAfterMs).toBeGreaterThan(0);
             }
           }
-        };
-        await Promise.all(Array.from({ length: 16 }, worker));
-        const t = performance.now() - start;
+        }
+        const t = time.now() - start;
         expect(allowed).toBeLessThanOrEqual(Math.floor(admittedBound(limit, t) + 1e-6));
         expect(allowed).toBeGreaterThanOrEqual(limit.limit);
         expect(refused).toBeGreaterThan(0);
@@ -182,7 +205,7 @@ export function describeStoreContract(
     });
 
     it('keys are independent', async () => {
-      const store = await makeStore();
+      const { store } = makeStore();
       const limit: StoreLimit = { algorithm: 'token-bucket', limit: 1, windowMs: 60_000 };
       const a = freshKey('a');
       const b = freshKey('b');
@@ -192,7 +215,7 @@ export function describeStoreContract(
     });
 
     it('rejects a cost that could never be admitted', async () => {
-      const store = await makeStore();
+      const { store } = makeStore();
       for (const algorithm of ALGORITHMS) {
         const limit: StoreLimit = { algorithm, limit: 3, windowMs: 1000 };
         for (const cost of [0, -1, 4, Number.NaN]) {
@@ -204,7 +227,7 @@ export function describeStoreContract(
     });
 
     it('reserve is for token-bucket and gcra only', async () => {
-      const store = await makeStore();
+      const { store } = makeStore();
       for (const algorithm of ['fixed-window', 'sliding-window-counter', 'sliding-log'] as const) {
         await expect(
           store.reserve(freshKey('reserve'), { algorithm, limit: 3, windowMs: 1000 }, 1),
@@ -214,31 +237,35 @@ export function describeStoreContract(
 
     describe('key gate', () => {
       it('is open for a fresh key', async () => {
-        const store = await makeStore();
+        const { store } = makeStore();
         expect(await store.gateWait(freshKey('gate'))).toBe(0);
       });
 
       it('only extends, and reports the ms left closed', async () => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const key = freshKey('gate');
-        const start = performance.now();
-        expect(await store.holdGate(key, 400)).toBe(400);
-        const shorter = await store.holdGate(key, 100);
+        const start = time.now();
+        expect(await store.holdGate(key, 40_000)).toBe(40_000);
+        const shorter = await store.holdGate(key, 10_000);
         const wait = await store.gateWait(key);
-        const elapsed = performance.now() - start;
+        const elapsed = time.now() - start;
+        expect(elapsed).toBeLessThan(30_000); // else the shorter hold may have outlived the first
         for (const left of [shorter, wait]) {
-          expect(left).toBeLessThanOrEqual(400);
-          expect(left).toBeGreaterThanOrEqual(400 - elapsed - 1);
+          expect(left).toBeLessThanOrEqual(40_000);
+          expect(left).toBeGreaterThanOrEqual(40_000 - elapsed - 1);
         }
-        expect(await store.holdGate(key, 1000)).toBe(1000);
-        expect(await store.holdGate(key, 0)).toBeGreaterThan(900);
+        const extendedAt = time.now();
+        expect(await store.holdGate(key, 100_000)).toBe(100_000);
+        const left = await store.holdGate(key, 0);
+        expect(left).toBeLessThanOrEqual(100_000);
+        expect(left).toBeGreaterThanOrEqual(100_000 - (time.now() - extendedAt) - 1);
       });
 
       it('opens again when its time is over', async () => {
-        const store = await makeStore();
+        const { store, time } = makeStore();
         const key = freshKey('gate');
         expect(await store.holdGate(key, 30)).toBe(30);
-        await sleep(60);
+        await time.sleep(60);
         expect(await store.gateWait(key)).toBe(0);
       });
     });

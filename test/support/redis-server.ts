@@ -27,10 +27,15 @@ export interface RedisServer {
   resume(): void;
 }
 
+/** True when `redis-server` can be run. */
+export function redisServerInstalled(): boolean {
+  const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  return !probe.error && probe.status === 0;
+}
+
 /** Throws a clear error unless `redis-server` can be run. */
 export function assertRedisServerInstalled(): void {
-  const probe = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
+  if (!redisServerInstalled()) {
     throw new Error(
       'redis-server is not installed, so the Redis tests cannot run. Install it (`apt-get install -y redis-server`) or point REDIS_URL at a Redis.',
     );

@@ -1,33 +1,11 @@
 /**
- * The Redis the tests use: `REDIS_URL` when set (as `.ci/run` does), else a private redis-server
- * started here and stopped by pid afterwards. Without either, the tests fail with a clear message.
+ * The Redis the tests share: `REDIS_URL` when set (as `.ci/run` does), else the run's private
+ * redis-server (`global-setup.ts` starts it, and stops it by pid afterwards).
  */
-import { afterAll, beforeAll } from 'vitest';
-import { type RedisServer, startRedisServer } from './redis-server.js';
+import { inject } from 'vitest';
 
-/** Where the suite's Redis is; `url` is valid inside tests (after `beforeAll`). */
-export interface TestRedis {
-  url: string;
-}
-
-/** Registers `beforeAll`/`afterAll` hooks that provide a Redis URL for the current file. */
-export function useRedis(): TestRedis {
-  const handle: TestRedis = { url: '' };
-  let own: RedisServer | undefined;
-  beforeAll(async () => {
-    const fromEnv = process.env.REDIS_URL;
-    if (fromEnv) {
-      handle.url = fromEnv;
-      return;
-    }
-    own = await startRedisServer();
-    handle.url = own.url;
-  }, 15_000);
-  afterAll(async () => {
-    await own?.stop();
-  });
-  return handle;
-}
+/** URL of the suite's shared Redis. */
+export const redisUrl = (): string => inject('redisUrl');
 
 /** A unique key prefix per test run, so runs sharing one Redis never see each other's keys. */
 export function uniquePrefix(label: string): string {
