@@ -149,7 +149,7 @@ export class Pacer {
     }
     if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
     if (!this.#options.paced) return GO;
-    if (!this.#known(now) && this.#inFlight >= this.#window) return WAIT_FOR_ANSWER;
+    if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
     const units = this.#inFlightUnits;
     let ms = this.#configured ? bucketModel.delay(this.#configured, cost, now, units) : 0;
     let window: string | null = null;

@@ -148,9 +148,12 @@ function trackDryness(s: BucketModelState, reading: Reading, limit: number | nul
   if (reading.mark <= from.mark) return s;
   const refilled = reading.remaining - from.remaining + (reading.mark - from.mark);
   if (refilled >= 1 || s.rate === null) return { ...s, dryFrom: reading };
-  // Sends in flight at either reading may have reached the server in another order than they were
-  // sent: so many units of `refilled` are uncertain.
-  const missing = (s.rate * (reading.at - from.at)) / 1000 - refilled - from.inFlight - reading.inFlight;
+  // A bucket cannot refill past its limit: at most the room it had, plus what was spent since, is owed. Sends in flight at
+  // either reading may have reached the server in another order than they were sent: so many
+  // units of `refilled` are uncertain.
+  const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining + (reading.mark - from.mark);
+  const owed = Math.min(room, (s.rate * (reading.at - from.at)) / 1000);
+  const missing = owed - refilled - from.inFlight - reading.inFlight;
   return missing >= FALSIFIED_AT_UNITS ? { ...s, falsifiedAt: reading.at } : s;
 }
 

@@ -56,14 +56,20 @@ export interface WindowModelState {
   /** The last send, for the spacing of `spread`. */
   readonly lastSentAt: number;
   /**
-   * A reading has shown units back when the ledger said they would be — just those (a sliding log),
-   * or all at once (a fixed window) — so its returns can be spent at once.
+   * Readings have shown units back when the ledger said they would be — a quarter of the limit of
+   * them, just when due (a sliding log), or all at once (a fixed window) — so its returns can be
+   * spent at once.
    */
   readonly confirmed: boolean;
+  /** Units seen back just when the ledger said (toward confirming it). */
+  readonly agreedUnits: number;
 }
 
 /** Timer and clock slack when comparing a return with the earliest moment it could happen. */
 const CLOCK_SLACK_MS = 2;
+/** Slots per window that the ledger's entries are grouped in (1 ms slots when the window is unknown). */
+const SLOTS_PER_WINDOW = 256;
+const slotOf = (windowMs: number | null) => Math.max(1, (windowMs ?? 0) / SLOTS_PER_WINDOW);
 /** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
 const MAX_LEDGER = 100_000;
 
@@ -82,6 +88,7 @@ export function newWindow(spread = false): WindowModelState {
     spread,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
+    agreedUnits: 0,
   };
 }
 
@@ -100,11 +107,24 @@ function sumUnits(entries: readonly Entry[]): number {
 }
 
 /** Inserts `entry` keeping the ledger ascending by `backAt`. */
-function insert(ledger: readonly Entry[], entry: Entry): Entry[] {
+function insert(ledger: readonly Entry[], entry: Entry, slotMs: number): Entry[] {
+  // Entries due in the same slot are one: the ledger stays short (a few hundred entries a window)
+  // however many calls go, and a slot's units are back at its end, never earlier than their own.
+  const backAt = Math.ceil(entry.backAt / slotMs) * slotMs;
+  const last = ledger.at(-1);
+  if (last !== undefined && last.backAt === backAt) {
+    const merged = {
+      backAt,
+      units: last.units + entry.units,
+      mark: Math.max(last.mark, entry.mark),
+      dueAt: Math.min(last.dueAt, entry.dueAt),
+    };
+    return [...ledger.slice(0, -1), merged];
+  }
   const next = ledger.length >= MAX_LEDGER ? ledger.slice(1) : ledger.slice();
   let i = next.length;
-  while (i > 0 && next[i - 1]!.backAt > entry.backAt) i--;
-  next.splice(i, 0, entry);
+  while (i > 0 && next[i - 1]!.backAt > backAt) i--;
+  next.splice(i, 0, { ...entry, backAt });
   return next;
 }
 
@@ -147,13 +167,17 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
   // Every unit counted now is back by the stated reset.
-  const clamped = s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e));
+  // (Sorted: only when the last entry is due after the reset does any need clamping.)
+  const clamped =
+    (s.ledger.at(-1)?.backAt ?? 0) > resetAt
+      ? s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e))
+      : s.ledger;
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
   const all =
     o.outcome === 'limited'
       ? clamped
-      : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt });
-  let ledger = all.filter((e) => e.backAt > o.at);
+      : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt }, slotOf(s.windowMs));
+  let ledger = (all[0]?.backAt ?? Number.POSITIVE_INFINITY) > o.at ? all : all.filter((e) => e.backAt > o.at);
   if (o.mark <= s.syncedMark) return { ...s, ledger };
   let returned = 0;
   for (const e of all) if (e.backAt <= o.at) returned += e.units;
@@ -185,13 +209,17 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // still counts many (a quarter of the limit) are a count that creeps back.
   const creeping = earlyMs > CLOCK_SLACK_MS && serverCount >= limit / 4;
   const unexplained = foreign >= Math.max(2, limit / 4);
+  // Units that came back just as the ledger said: a quarter of the limit of them confirms it.
+  const agreedUnits = s.agreedUnits + (back <= 1 && foreign <= 1 ? returned : 0);
   return {
     ...s,
     ledger,
     foreign,
     foreignBackAt,
     syncedMark: o.mark,
-    confirmed: s.confirmed || (returned > 0 && !unexplained && (back <= 1 || serverCount <= limit / 4)),
+    agreedUnits,
+    confirmed:
+      s.confirmed || agreedUnits >= limit / 4 || (back > 1 && serverCount <= limit / 4 && !unexplained),
     // No window creeps back: that rules the model out for good (it never again governs before another).
     falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };

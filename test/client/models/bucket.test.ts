@@ -110,6 +110,12 @@ describe('bucket model', () => {
       ['refills as a bucket at 200/s does (2 per 10 ms, 1 sent)', (i: number) => 90 + i, 0, null],
       ['shows no refill for 100 ms', (i: number) => 90 - i, 0, 10],
       [
+        'stays full: a full bucket has no room to refill (a server far below its limit)',
+        (i: number) => 98 - (i % 2),
+        0,
+        null,
+      ],
+      [
         'shows no refill for 100 ms, but 16 sends in flight could hide 34 units',
         (i: number) => 90 - i,
         16,
@@ -119,6 +125,18 @@ describe('bucket model', () => {
       const at = m.falsifiedAt(run(remainingAfter, inFlight));
       if (falsifiedAfter === null) expect(at).toBeNull();
       else expect(at).toBeGreaterThanOrEqual(falsifiedAfter);
+    });
+
+    it('a server far below its limit, with answers out of order, is no evidence: a full bucket cannot refill', () => {
+      // 1,000 per ms stated, 1,000 at most: the bucket has 30 units of room, however fast it refills.
+      let s = send(newBucket(undefined, undefined, 0), 1, 0, 1);
+      s = m.observe(s, read(0, 1, { quota: 1000, remaining: 970 }, { statedRate: 1e6, inFlight: 16 }));
+      for (let i = 1; i <= 10; i++) {
+        s = send(s, 1, i * 10, i + 1, 16);
+        const remaining = 970 - 2 * (i % 3);
+        s = m.observe(s, read(i * 10, i + 1, { quota: 1000, remaining }, { statedRate: 1e6, inFlight: 16 }));
+      }
+      expect(m.falsifiedAt(s)).toBeNull();
     });
 
     it('a refusal with counters, despite the cushion, contradicts it', () => {

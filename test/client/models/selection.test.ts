@@ -32,8 +32,8 @@ describe('choosing the model of a window', () => {
     for (let i = 1; i <= 100; i++) track = step(track, i, i, 100 - i);
     expect(trackSnapshot(track, 100, 0)).toMatchObject({ source: 'window', tokens: 0 });
     expect(trackGovernsConfigured(track)).toBe(true);
-    // The first unit is back 500 ms after its answer.
-    expect(trackDelay(track, 1, 100, 0)).toBe(401);
+    // The first unit is back 500 ms after its answer (at 1), rounded up to the ledger's 500/256 ms slot.
+    expect(trackDelay(track, 1, 100, 0)).toBe(402);
   });
 
   it('changes its mind back when the window is contradicted later than the bucket was', () => {

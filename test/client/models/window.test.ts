@@ -53,9 +53,12 @@ describe('window model', () => {
       statedRate: 200,
     });
     expect(m.snapshot(s, 10, 0)).toMatchObject({ burst: 100, rate: 200, tokens: 0, source: 'window' });
-    expect(m.delay(s, 1, 10, 0)).toBe(500);
-    expect(m.delay(s, 100, 10, 0)).toBe(500);
-    expect(m.delay(s, 1, 510, 0)).toBe(0);
+    // Back by 510, rounded up to the ledger's slot (500 / 256 ms): never earlier.
+    const wait = m.delay(s, 1, 10, 0);
+    expect(wait).toBeGreaterThanOrEqual(500);
+    expect(wait).toBeLessThanOrEqual(502);
+    expect(m.delay(s, 100, 10, 0)).toBe(wait);
+    expect(m.delay(s, 1, 10 + wait, 0)).toBe(0);
   });
 
   it('spends returned units one at a time until a reading confirms they are back', () => {
@@ -259,10 +262,25 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('a fixed window giving everything back early is no evidence against it', () => {
+  it('a fixed window giving everything back early is no evidence against it, and confirms it', () => {
     const s = m.observe(spent(), reading(400, 101, 99));
     expect(m.falsifiedAt(s)).toBeNull();
-    expect(s.confirmed).toBe(false);
+    expect(s.confirmed).toBe(true);
+  });
+
+  it('units back just when due (a sliding log) confirm it once they make a quarter of the limit', () => {
+    // 100 units answered one per ms from 0, each back 500 ms later.
+    let s = newWindow();
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(j, j + 1, 99 - j));
+    // From 500 on, one old unit is back each ms and one new one is sent: the server counts 100.
+    const confirmedAt: number[] = [];
+    for (let i = 0; i < 80; i++) {
+      s = m.observe(s, reading(501 + i, 101 + i, 0));
+      if (s.confirmed) confirmedAt.push(i);
+    }
+    expect(confirmedAt[0]).toBeGreaterThanOrEqual(20);
+    expect(confirmedAt[0]).toBeLessThan(80);
+    expect(m.falsifiedAt(s)).toBeNull();
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {
