@@ -56,13 +56,10 @@ export interface WindowModelState {
   /** The last send, for the spacing of `spread`. */
   readonly lastSentAt: number;
   /**
-   * Readings have shown units back when the ledger said they would be — a quarter of the limit of
-   * them, just when due (a sliding log), or all at once (a fixed window) — so its returns can be
-   * spent at once.
+   * A reading has shown units back when the ledger said they would be — just those (a sliding log),
+   * or all at once (a fixed window) — so its returns can be spent at once.
    */
   readonly confirmed: boolean;
-  /** Units seen back just when the ledger said (toward confirming it). */
-  readonly agreedUnits: number;
 }
 
 /** Timer and clock slack when comparing a return with the earliest moment it could happen. */
@@ -88,7 +85,6 @@ export function newWindow(spread = false): WindowModelState {
     spread,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
-    agreedUnits: 0,
   };
 }
 
@@ -209,17 +205,13 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // still counts many (a quarter of the limit) are a count that creeps back.
   const creeping = earlyMs > CLOCK_SLACK_MS && serverCount >= limit / 4;
   const unexplained = foreign >= Math.max(2, limit / 4);
-  // Units that came back just as the ledger said: a quarter of the limit of them confirms it.
-  const agreedUnits = s.agreedUnits + (back <= 1 && foreign <= 1 ? returned : 0);
   return {
     ...s,
     ledger,
     foreign,
     foreignBackAt,
     syncedMark: o.mark,
-    agreedUnits,
-    confirmed:
-      s.confirmed || agreedUnits >= limit / 4 || (back > 1 && serverCount <= limit / 4 && !unexplained),
+    confirmed: s.confirmed || (returned > 0 && !unexplained && (back <= 1 || serverCount <= limit / 4)),
     // No window creeps back: that rules the model out for good (it never again governs before another).
     falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };

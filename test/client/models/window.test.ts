@@ -262,24 +262,17 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('a fixed window giving everything back early is no evidence against it, and confirms it', () => {
+  it('a fixed window giving everything back early is no evidence against it', () => {
     const s = m.observe(spent(), reading(400, 101, 99));
     expect(m.falsifiedAt(s)).toBeNull();
-    expect(s.confirmed).toBe(true);
   });
 
-  it('units back just when due (a sliding log) confirm it once they make a quarter of the limit', () => {
-    // 100 units answered one per ms from 0, each back 500 ms later.
+  it('units back just when due (a sliding log) confirm it', () => {
+    // 100 units answered one per ms from 0, each back 500 ms later; at 503 the first ones are.
     let s = newWindow();
     for (let j = 0; j < 100; j++) s = m.observe(s, reading(j, j + 1, 99 - j));
-    // From 500 on, one old unit is back each ms and one new one is sent: the server counts 100.
-    const confirmedAt: number[] = [];
-    for (let i = 0; i < 80; i++) {
-      s = m.observe(s, reading(501 + i, 101 + i, 0));
-      if (s.confirmed) confirmedAt.push(i);
-    }
-    expect(confirmedAt[0]).toBeGreaterThanOrEqual(20);
-    expect(confirmedAt[0]).toBeLessThan(80);
+    s = m.observe(s, reading(505, 101, 1));
+    expect(s.confirmed).toBe(true);
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
