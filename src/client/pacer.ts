@@ -178,7 +178,9 @@ export class Pacer {
     this.#sent = mark;
     if (this.#configured) this.#configured = bucketModel.sent(this.#configured, cost, now, mark, before);
     this.#tracks = this.#tracks.map((t) => trackSent(t, cost, now, mark, before));
-    if (this.#noCounters) this.#noCounters = noCountersModel.sent(this.#noCounters, cost, now, mark, before);
+    // The no-counters model paces only a key whose server reports no window (see `delay`).
+    if (this.#noCounters && this.#tracks.length === 0)
+      this.#noCounters = noCountersModel.sent(this.#noCounters, cost, now, mark, before);
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#inFlightUnits += cost;

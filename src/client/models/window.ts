@@ -115,7 +115,9 @@ function insert(ledger: readonly Entry[], entry: Entry, slotMs: number): Entry[]
       mark: Math.max(last.mark, entry.mark),
       dueAt: Math.min(last.dueAt, entry.dueAt),
     };
-    return [...ledger.slice(0, -1), merged];
+    const next = ledger.slice();
+    next[next.length - 1] = merged;
+    return next;
   }
   const next = ledger.length >= MAX_LEDGER ? ledger.slice(1) : ledger.slice();
   let i = next.length;
@@ -173,10 +175,12 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
     o.outcome === 'limited'
       ? clamped
       : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt }, slotOf(s.windowMs));
-  let ledger = (all[0]?.backAt ?? Number.POSITIVE_INFINITY) > o.at ? all : all.filter((e) => e.backAt > o.at);
-  if (o.mark <= s.syncedMark) return { ...s, ledger };
+  // Sorted by `backAt`: the entries back by now are the first `due` ones.
+  let due = 0;
   let returned = 0;
-  for (const e of all) if (e.backAt <= o.at) returned += e.units;
+  while (due < all.length && all[due]!.backAt <= o.at) returned += all[due++]!.units;
+  let ledger = due === 0 ? all : all.slice(due);
+  if (o.mark <= s.syncedMark) return { ...s, ledger };
   // The server counted this send and what reached it before: the sends made before it (in the
   // ledger, or still in flight) and perhaps some made after it that were answered first.
   const serverCount = limit - remaining;
