@@ -1,4 +1,4 @@
-import type { HeaderRecord, RateLimitSignal } from '../../src/index.js';
+import type { HeaderRecord, RateLimitPolicy, RateLimitSignal } from '../../src/index.js';
 import { readRateLimit } from '../../src/index.js';
 import type { TimeBase } from '../../src/signals/clock-skew.js';
 import { ResponseTime } from '../../src/signals/clock-skew.js';
@@ -15,4 +15,18 @@ export const epochSeconds = (seconds: number): string => String(AT / 1000 + seco
 /** Reads `headers` as a response with `status`, received at {@link AT}. */
 export function read(status: number, headers: HeaderRecord | Headers): RateLimitSignal {
   return readRateLimit({ status, headers }, { receivedAt: AT });
+}
+
+/** A request window as a reader returns it: the fields a server did not state are `null`. */
+export function policy(fields: Partial<RateLimitPolicy>): RateLimitPolicy {
+  return {
+    name: 'default',
+    quota: null,
+    windowMs: null,
+    remaining: null,
+    resetInMs: null,
+    partitionKey: null,
+    unit: 'requests',
+    ...fields,
+  };
 }

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RateLimitPolicy } from '../../src/index.js';
 import { IETF_PARAMETERS, readIetf } from '../../src/signals/ietf.js';
-import { read } from './helpers.js';
+import { policy, read } from './helpers.js';
 
 /** A window with the defaults of the drafts filled in. */
-const w = (fields: Partial<RateLimitPolicy> & { name: string }): RateLimitPolicy => ({
-  quota: null,
-  windowMs: null,
-  remaining: null,
-  resetInMs: null,
-  partitionKey: null,
-  unit: 'requests',
-  ...fields,
-});
+const w = (fields: Partial<RateLimitPolicy> & { name: string }): RateLimitPolicy => policy(fields);
 
 describe('rule 7: IETF RateLimit and RateLimit-Policy structured fields (drafts 08–11)', () => {
   it.each<[string, string | null, string | null, RateLimitPolicy[]]>([

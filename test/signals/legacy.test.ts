@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HeaderRecord, RateLimitDialect, RateLimitPolicy } from '../../src/index.js';
-import { epochSeconds, read } from './helpers.js';
+import { epochSeconds, policy, read } from './helpers.js';
 
-const w = (fields: Partial<RateLimitPolicy>): RateLimitPolicy => ({
-  name: 'default',
-  quota: null,
-  windowMs: null,
-  remaining: null,
-  resetInMs: null,
-  partitionKey: null,
-  unit: 'requests',
-  ...fields,
-});
+const w = policy;
 
 describe('rule 8: older drafts and the X-RateLimit family', () => {
   it.each<[string, HeaderRecord, RateLimitDialect, RateLimitPolicy[]]>([

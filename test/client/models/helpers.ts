@@ -2,21 +2,10 @@
  * Builders for model tests: an observation and a window as a response would report them.
  */
 import type { Observation } from '../../../src/client/models/model.js';
-import type { RateLimitPolicy } from '../../../src/signals/signal.js';
+import { policy } from '../../signals/helpers.js';
 
-/** A request window with counters; unset fields as a server that did not say. */
-export function window(fields: Partial<RateLimitPolicy>): RateLimitPolicy {
-  return {
-    name: 'default',
-    quota: null,
-    windowMs: null,
-    remaining: null,
-    resetInMs: null,
-    partitionKey: null,
-    unit: 'requests',
-    ...fields,
-  };
-}
+/** A request window; unset fields as a server that did not say. */
+export const window = policy;
 
 /** An answer to a send of one unit with `mark`, at `at`, nothing else in flight unless said. */
 export function answer(fields: Partial<Observation> & Pick<Observation, 'at' | 'mark'>): Observation {
