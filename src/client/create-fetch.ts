@@ -3,7 +3,9 @@
  * only what is safe, inside a retry budget. The engine is this loop; per-key state lives in
  * {@link KeyLane}, the pacing arithmetic in {@link Pacer}.
  */
+
 import { fullJitter } from '../core/backoff.js';
+import { defaultBurst } from '../core/token-bucket.js';
 import { InvalidCostError, RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
@@ -67,7 +69,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
             resolved.store,
             key,
             keyOptions.rate,
-            keyOptions.burst ?? Math.max(1, keyOptions.rate),
+            keyOptions.burst ?? defaultBurst(keyOptions.rate),
             keyOptions.expectedWorkers,
             clock,
           )

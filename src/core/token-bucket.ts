@@ -43,6 +43,11 @@ export interface Reservation {
   waitMs: number;
 }
 
+/** The burst of a bucket whose burst is not given: one second of its rate, at least one unit. */
+export function defaultBurst(rate: number): number {
+  return Math.max(1, rate);
+}
+
 /** Floating-point slack when comparing token counts, so `take` at the computed time succeeds. */
 const EPSILON = 1e-9;
 

@@ -1,3 +1,4 @@
+import { defaultBurst } from '../core/token-bucket.js';
 import { invalid, positive } from '../core/validate.js';
 import { InvalidOptionError } from '../errors.js';
 import type { AlgorithmName, StoreLimit } from '../stores/store.js';
@@ -58,7 +59,7 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
     }
     const rate = withHint(block, () => positive(`${where}.rate`, policy.rate));
     const burst = withHint('`burst` is the most units at once', () =>
-      positive(`${where}.burst`, policy.burst ?? Math.max(1, rate)),
+      positive(`${where}.burst`, policy.burst ?? defaultBurst(rate)),
     );
     return {
       name,

@@ -50,6 +50,9 @@ describe('createFetch: basics', () => {
     expect(() => createFetch({ profile: 'fast' as 'batch' })).toThrow(
       "Expected `profile` to be one of 'default', 'batch'",
     );
+    expect(() => createFetch({ quota: 'all' as 'spend' })).toThrow(
+      "Expected `quota` to be one of 'spend', 'spread'",
+    );
   });
 
   it('rejects a bad URL like fetch does, and an invalid cost with a typed error', async () => {

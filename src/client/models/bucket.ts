@@ -19,6 +19,7 @@
  * Evidence against the model: a bucket refills all the time, so readings that show no refill for
  * longer than the learned rate allows (more missing refill than reordering explains) say the server counts a window instead, and so does a refusal despite the cushion.
  */
+import { defaultBurst } from '../../core/token-bucket.js';
 import type { RateLimitPolicy } from '../../signals/signal.js';
 import { EPSILON, type Observation, type RateSource, type ServerModel } from './model.js';
 
@@ -69,7 +70,7 @@ export function newBucket(
   burst: number | undefined,
   now: number,
 ): BucketModelState {
-  const b = rate === undefined ? null : (burst ?? Math.max(1, rate));
+  const b = rate === undefined ? null : (burst ?? defaultBurst(rate));
   return {
     rate: rate ?? null,
     burst: b,

@@ -5,6 +5,25 @@ import { answer, window } from './helpers.js';
 
 const m = windowModel;
 
+/** A server's window: its limit, the rate and window length it states, and its reset. */
+interface Stated {
+  limit: number;
+  rate: number | null;
+  resetInMs: number;
+  windowMs?: number;
+}
+
+/** The answer to send `mark` at `at`, reporting `remaining` of the window `w`. */
+function reading(w: Stated, at: number, mark: number, remaining: number, extra: Partial<Observation> = {}) {
+  const reported = window({
+    quota: w.limit,
+    windowMs: w.windowMs ?? null,
+    remaining,
+    resetInMs: w.resetInMs,
+  });
+  return answer({ at, mark, window: reported, statedRate: w.rate, ...extra });
+}
+
 /**
  * `n` sends answered one by one at `at`, each reporting the remaining count of a window of
  * `limit` (the server counts `used` before them), as a server stating `statedRate` would.
@@ -26,12 +45,12 @@ function spend(
     const remaining = Math.max(0, o.limit - o.used - i - 1);
     s = m.observe(
       s,
-      answer({
-        at: o.at,
-        mark: o.firstMark + i,
-        window: window({ quota: o.limit, remaining, resetInMs: o.resetInMs }),
-        statedRate: o.statedRate ?? null,
-      }),
+      reading(
+        { limit: o.limit, rate: o.statedRate ?? null, resetInMs: o.resetInMs },
+        o.at,
+        o.firstMark + i,
+        remaining,
+      ),
     );
   }
   return s;
@@ -75,15 +94,7 @@ describe('window model', () => {
     expect(m.delay(s, 1, 500, 0)).toBe(0);
     expect(m.delay(s, 1, 500, 1)).toBe(Number.POSITIVE_INFINITY);
     // Its answer says 9 left: the units are back, and from now on returns are spent at once.
-    s = m.observe(
-      s,
-      answer({
-        at: 501,
-        mark: 11,
-        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
-        statedRate: 20,
-      }),
-    );
+    s = m.observe(s, reading({ limit: 10, rate: 20, resetInMs: 1000 }, 501, 11, 9));
     expect(s.confirmed).toBe(true);
     expect(m.delay(s, 8, 501, 1)).toBe(0);
   });
@@ -119,25 +130,14 @@ describe('window model', () => {
       statedRate: 10,
     });
     // At 300 a fresh window answers remaining 9 for the 11th send: the first ten are back.
-    s = m.observe(
-      s,
-      answer({
-        at: 300,
-        mark: 11,
-        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
-        statedRate: 10,
-      }),
-    );
+    s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 300, 11, 9));
     expect(m.snapshot(s, 300, 0).tokens).toBe(9);
     expect(m.delay(s, 9, 300, 0)).toBe(0);
   });
 
   it('units the server counts beyond what was sent are held until the reset', () => {
     // Another client used 6 of 10: our one answer says 3 left.
-    const s = m.observe(
-      newWindow(),
-      answer({ at: 0, mark: 1, window: window({ quota: 10, remaining: 3, resetInMs: 400 }), statedRate: 10 }),
-    );
+    const s = m.observe(newWindow(), reading({ limit: 10, rate: 10, resetInMs: 400 }, 0, 1, 3));
     expect(m.snapshot(s, 0, 0).tokens).toBe(3);
     expect(m.delay(s, 4, 0, 0)).toBe(400);
     expect(m.falsifiedAt(s)).toBe(0);
@@ -153,12 +153,8 @@ describe('window model', () => {
       resetInMs: 1000,
       statedRate: 20,
     });
-    const refused: Observation = answer({
-      at: 1,
-      mark: 5,
+    const refused: Observation = reading({ limit: 10, rate: 20, resetInMs: 1000, windowMs: 1000 }, 1, 5, 0, {
       outcome: 'limited',
-      window: window({ quota: 10, windowMs: 1000, remaining: 0, resetInMs: 1000 }),
-      statedRate: 20,
     });
     s = m.observe(s, refused);
     expect(m.falsifiedAt(s)).toBe(1);
@@ -176,15 +172,7 @@ describe('window model', () => {
       resetInMs: 1000,
       statedRate: 20,
     });
-    s = m.observe(
-      s,
-      answer({
-        at: 1,
-        mark: 11,
-        outcome: 'limited',
-        window: window({ quota: 10, remaining: 0, resetInMs: 1000 }),
-      }),
-    );
+    s = m.observe(s, reading({ limit: 10, rate: null, resetInMs: 1000 }, 1, 11, 0, { outcome: 'limited' }));
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
@@ -192,23 +180,9 @@ describe('window model', () => {
     // Send 2's answer (remaining 8) arrives before send 1's (remaining 9): nothing is back.
     let s = m.observe(
       newWindow(),
-      answer({
-        at: 0,
-        mark: 2,
-        inFlight: 1,
-        window: window({ quota: 10, remaining: 8, resetInMs: 1000 }),
-        statedRate: 10,
-      }),
+      reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 2, 8, { inFlight: 1 }),
     );
-    s = m.observe(
-      s,
-      answer({
-        at: 0,
-        mark: 1,
-        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
-        statedRate: 10,
-      }),
-    );
+    s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
     expect(m.snapshot(s, 0, 0).tokens).toBe(8);
   });
 });
@@ -217,15 +191,7 @@ describe('window model, spread', () => {
   it('spaces a window of 10 per second evenly: one unit every 100 ms', () => {
     let s = newWindow(true);
     s = m.sent(s, 1, 0, 1, 0);
-    s = m.observe(
-      s,
-      answer({
-        at: 0,
-        mark: 1,
-        window: window({ quota: 10, remaining: 9, resetInMs: 1000 }),
-        statedRate: 10,
-      }),
-    );
+    s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
     expect(m.delay(s, 1, 0, 0)).toBe(100);
     expect(m.delay(s, 1, 100, 0)).toBe(0);
     // Spent, it still waits for the units to be back, not only for the spacing.
@@ -253,32 +219,31 @@ describe('window model, evidence', () => {
       resetInMs: 1000,
       statedRate: 200,
     });
-  const reading = (at: number, mark: number, remaining: number) =>
-    answer({ at, mark, window: window({ quota: 100, remaining, resetInMs: 1000 }), statedRate: 200 });
+  const stated: Stated = { limit: 100, rate: 200, resetInMs: 1000 };
 
   it('units back long before they were due while the server still counts many: ruled out', () => {
     // At 400 (units due at 500) the server counts 70 of the 100: it gives them back gradually.
-    const s = m.observe(spent(), reading(400, 101, 29));
+    const s = m.observe(spent(), reading(stated, 400, 101, 29));
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('a fixed window giving everything back early is no evidence against it', () => {
-    const s = m.observe(spent(), reading(400, 101, 99));
+    const s = m.observe(spent(), reading(stated, 400, 101, 99));
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
   it('units back just when due (a sliding log) confirm it', () => {
     // 100 units answered one per ms from 0, each back 500 ms later; at 503 the first ones are.
     let s = newWindow();
-    for (let j = 0; j < 100; j++) s = m.observe(s, reading(j, j + 1, 99 - j));
-    s = m.observe(s, reading(505, 101, 1));
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    s = m.observe(s, reading(stated, 505, 101, 1));
     expect(s.confirmed).toBe(true);
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {
     // Due at 500; at 499 the server already gave back 30 (it counted them before their answers).
-    const s = m.observe(spent(), reading(499, 101, 29));
+    const s = m.observe(spent(), reading(stated, 499, 101, 29));
     expect(m.falsifiedAt(s)).toBeNull();
   });
 });
