@@ -3,8 +3,9 @@
  * runs, over real loopback HTTP — buckets (token bucket, GCRA: 200/s, burst 20) and windows (fixed
  * window, sliding log: 100 per 500 ms, which the IETF dialects state as `q=200;w=1`). 400 GETs
  * from 16 workers. Asserted: every call succeeds, the server refused at most one window's limit
- * (or the burst), and the client read the server as the model it is. The wall time is only a
- * loose sanity bound; the timing targets are the benchmark's (`npm run bench`).
+ * (or the burst). Which model the client settled on is timing-dependent over real HTTP, so it is
+ * asserted in the unit tests on the manual clock, not here; the wall time is only a loose sanity
+ * bound, the timing targets are the benchmark's (`npm run bench`).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
@@ -21,7 +22,6 @@ interface Kind {
   /** The most refusals allowed: one window's limit, or the burst. */
   maxRefused: number;
   minSeconds: number;
-  model: 'bucket' | 'window';
 }
 
 const bucket = (algorithm: AlgorithmName): Kind => ({
@@ -29,14 +29,12 @@ const bucket = (algorithm: AlgorithmName): Kind => ({
   server: { rate: 200, burst: 20 },
   maxRefused: 20,
   minSeconds: (N - 20) / 200,
-  model: 'bucket',
 });
 const window = (algorithm: AlgorithmName): Kind => ({
   algorithm,
   server: { rate: 200, burst: 100, windowMs: 500 },
   maxRefused: 100,
   minSeconds: (Math.ceil(N / 100) - 1) * 0.5,
-  model: 'window',
 });
 
 describe.each([
@@ -46,7 +44,7 @@ describe.each([
   ['fixed-window', window('fixed-window'), 'draft-7'],
   ['sliding-log', window('sliding-log'), 'ietf'],
 ] as const)('%s, %s', (_name, kind: Kind, headers: HeaderDialect) => {
-  it(`completes every call, refuses at most a window (or the burst), and reads it as a ${kind.model}`, async () => {
+  it('completes every call and refuses at most a window (or the burst)', async () => {
     const server = await startServer({ algorithm: kind.algorithm, headers, ...kind.server });
     try {
       const fetch = createFetch();
@@ -65,9 +63,6 @@ describe.each([
       const seconds = (performance.now() - started) / 1000;
       expect(failed).toBe(0);
       expect(server.metrics().refused).toBeLessThanOrEqual(kind.maxRefused);
-      const source = fetch.stats()[0]!.learned.source;
-      if (kind.model === 'window') expect(source).toBe('window');
-      else expect(source).not.toBe('window');
       expect(seconds).toBeLessThan(kind.minSeconds * 3 + 2);
     } finally {
       await server.close();
