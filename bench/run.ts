@@ -4,6 +4,7 @@
  *   npm run bench                                  # every scenario, short default (≤ 6 min on 2 cores)
  *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
+ *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
  *
  * Every number is from this run: ratios are taken against peers and raw transports measured in the
@@ -106,7 +107,8 @@ async function runHere(names: readonly string[]): Promise<void> {
         redisMs: full ? 2000 : 1500,
         redis: true,
       });
-    if (wanted('S6')) await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default' });
+    if (wanted('S6'))
+      await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
   } finally {
     await stopBenchRedis();
   }
@@ -123,6 +125,7 @@ async function runInChildren(names: readonly string[]): Promise<void> {
       const file = join(dir, `${name}.json`);
       const childArgs = ['--scenario', name, '--reps', String(args.reps), '--json', file];
       if (!full) childArgs.push('--trimmed');
+      if (args.kinds.length > 0) childArgs.push('--kind', args.kinds.join(','));
       const code = await new Promise<number | null>((resolve) => {
         const child = spawn(
           process.execPath,

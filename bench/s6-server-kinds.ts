@@ -103,8 +103,14 @@ function capOf(cell: Cell): number {
 }
 
 /** Runs S6 and adds its tables and verdicts to `report`. */
-export async function runS6(report: Report, o: { reps: number; profile: S6Profile }): Promise<void> {
-  const cells = s6Cells(o.profile);
+export async function runS6(
+  report: Report,
+  o: { reps: number; profile: S6Profile; kinds?: readonly string[] },
+): Promise<void> {
+  const only = o.kinds ?? [];
+  const cells = s6Cells(o.profile).filter(
+    (c) => only.length === 0 || only.some((k) => c.kind.id.includes(k)),
+  );
   await warmUp([...new Set(cells.map((c) => c.spec))]);
   for (let rep = 0; rep < o.reps; rep++) {
     const order = rep % 2 === 0 ? rotate(cells, rep) : rotate(cells, rep).reverse();

@@ -15,9 +15,11 @@ export interface BenchArgs {
   json: string;
   /** Internal: run the default profile's trimmed cells even though a scenario is named. */
   trimmed: boolean;
+  /** S6 only: keep the cells whose server kind's id contains one of these (empty = all). */
+  kinds: string[];
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6]] [--reps N] [--full] [--smoke] [--out FILE|--no-write]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -28,6 +30,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     out: 'bench/RESULTS.md',
     json: '',
     trimmed: false,
+    kinds: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -47,6 +50,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     else if (arg === '--no-write') args.out = '';
     else if (arg === '--json') args.json = value();
     else if (arg === '--trimmed') args.trimmed = true;
+    else if (arg === '--kind' || arg === '--kinds') args.kinds.push(...value().split(',').filter(Boolean));
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
       process.exit(0);
