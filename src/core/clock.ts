@@ -18,22 +18,32 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(signal.reason);
 }
 
-/** The real clock: `performance.now()`, `Date.now()` and `setTimeout`. */
+/** Longest delay `setTimeout` keeps (2³¹−1 ms, ~24.8 days); beyond it Node fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The real clock: `performance.now()`, `Date.now()` and `setTimeout` (chained past its limit). */
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new AbortError(signal.reason));
-      if (ms <= 0) return resolve();
+      if (!(ms > 0)) return resolve();
+      const until = performance.now() + ms;
+      let timer: ReturnType<typeof setTimeout>;
       const onAbort = () => {
         clearTimeout(timer);
         reject(new AbortError(signal?.reason));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
+      const wait = (left: number) => {
+        timer = setTimeout(() => {
+          const rest = until - performance.now();
+          if (left > MAX_TIMER_MS && rest > 0) return wait(rest);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, Math.min(left, MAX_TIMER_MS));
+      };
+      wait(ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },
