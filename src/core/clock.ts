@@ -36,12 +36,15 @@ export const systemClock: Clock = {
         reject(new AbortError(signal?.reason));
       };
       const wait = (left: number) => {
-        timer = setTimeout(() => {
-          const rest = until - performance.now();
-          if (left > MAX_TIMER_MS && rest > 0) return wait(rest);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }, Math.min(left, MAX_TIMER_MS));
+        timer = setTimeout(
+          () => {
+            const rest = until - performance.now();
+            if (left > MAX_TIMER_MS && rest > 0) return wait(rest);
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          Math.min(left, MAX_TIMER_MS),
+        );
       };
       wait(ms);
       signal?.addEventListener('abort', onAbort, { once: true });
