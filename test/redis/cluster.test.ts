@@ -94,6 +94,28 @@ describe('redis cluster: where keys live', () => {
   });
 });
 
+describe('redis cluster: keys chosen by clients', () => {
+  it('keys with braces or 100 KB of text cannot crowd one slot', async () => {
+    const prefix = uniquePrefix('hostile');
+    const store = redisStore({ client, prefix });
+    // Unhashed, `{a}{1}` … `{a}{300}` would all be tagged `a`: one slot, one master.
+    const keys = [
+      ...Array.from({ length: 150 }, (_, i) => `a}{${i}`),
+      ...Array.from({ length: 150 }, (_, i) => `${i}${'z'.repeat(100_000)}`),
+    ];
+    for (const key of keys) expect((await store.take(key, limit, 1)).allowed).toBe(true);
+    const byNode = [...(await keysByNode(prefix)).values()];
+    const slots = new Set(await Promise.all(byNode.flat().map((key) => client.cluster('KEYSLOT', key))));
+    expect(slots.size).toBeGreaterThan(250);
+    for (const found of byNode) expect(found.length).toBeGreaterThan(0);
+    for (const key of byNode.flat()) expect(key.length).toBeLessThan(100);
+    // Each is still its own limit: a second take on one key counts against it alone.
+    for (let i = 1; i < 5; i++) await store.take(keys[0]!, limit, 1);
+    expect((await store.take(keys[0]!, limit, 1)).allowed).toBe(false);
+    expect((await store.take(keys[1]!, limit, 1)).allowed).toBe(true);
+  });
+});
+
 describe('redis cluster: a master killed mid-run', () => {
   it('fails its slots with a typed error until the replica takes over, then every key works', async () => {
     const prefix = uniquePrefix('failover');
