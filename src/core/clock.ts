@@ -13,6 +13,26 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * `clock.now()` made steady: a reading below the last one counts as no time passing, and time
+ * flows on from there. State stamped with earlier readings (a bucket's refill time, a GCRA
+ * arrival time, a window's start) then never sees time run backwards: a clock that steps back
+ * (a user's `Date.now()`-based clock, NTP) cannot remove units or stretch a wait.
+ */
+export function steadyNow(clock: Clock): () => number {
+  let last = Number.NEGATIVE_INFINITY;
+  let offset = 0;
+  return () => {
+    const raw = clock.now() + offset;
+    if (raw < last) {
+      offset += last - raw;
+      return last;
+    }
+    last = raw;
+    return raw;
+  };
+}
+
 /** Rejects at once if `signal` is already aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(signal.reason);
