@@ -18,7 +18,7 @@ import type { BackoffOptions, Random } from '../core/backoff.js';
 import { exponentialCeiling } from '../core/backoff.js';
 import { pacingWindow } from '../signals/read-rate-limit.js';
 import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
-import { Gate, type GateReason } from './gate.js';
+import { Gate } from './gate.js';
 import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
 import {
   newNoCounters,
