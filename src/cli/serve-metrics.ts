@@ -1,5 +1,5 @@
 import { startPrometheusEndpoint } from '../metrics/prometheus-endpoint.js';
-import { type MetricsSource, serverMetrics } from '../metrics/server-metrics.js';
+import { type MetricsSource, recordServerMetrics } from '../metrics/server-metrics.js';
 import type { DecisionEvent } from '../server/options.js';
 
 /** The metrics endpoint of `headway serve --metrics-port`. */
@@ -15,7 +15,7 @@ export interface ServeMetrics {
 /** Starts the Prometheus endpoint on `port` with the server instruments on it. */
 export async function startServeMetrics(port: number, host: string | undefined): Promise<ServeMetrics> {
   const endpoint = await startPrometheusEndpoint(port, host);
-  const metrics = serverMetrics({ meter: endpoint.meter });
+  const metrics = recordServerMetrics(endpoint.meter);
   return {
     url: endpoint.url,
     onDecision: metrics.onDecision,

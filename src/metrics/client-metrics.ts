@@ -3,21 +3,16 @@
  * (see {@link instruments} for names and units).
  */
 
-import type { BatchObservableResult } from '@opentelemetry/api';
+import type { BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { HeadwayFetch } from '../client/create-fetch.js';
-import { type MetricsOptions, meterOf } from './meter.js';
 import { attributes, instruments } from './names.js';
 
 /**
  * Records the client's pacing waits, retries, rate-limited answers, give-ups, gate-closed time and
- * retry budget. Returns a function that stops recording.
- *
- * @example
- * const fetch = createFetch({ rate: 10 });
- * const stop = clientMetrics(fetch); // on the global MeterProvider; a no-op without an SDK
+ * retry budget on `meter` (`clientMetrics` in `headway/metrics` defaults it). Returns a function
+ * that stops recording.
  */
-export function clientMetrics(fetch: HeadwayFetch, options?: MetricsOptions): () => void {
-  const meter = meterOf(options);
+export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => void {
   const wait = meter.createHistogram(instruments.clientWait.name, {
     unit: instruments.clientWait.unit,
     description: 'Waits a call was told to take before its next attempt',

@@ -3,10 +3,9 @@
  * (see {@link instruments}). It hooks in through the limiter's own `onDecision` option and its
  * `metrics()` snapshot, so the limiter itself knows nothing of OpenTelemetry.
  */
-import type { BatchObservableResult } from '@opentelemetry/api';
+import type { BatchObservableResult, Meter } from '@opentelemetry/api';
 import type { RateLimitMetrics } from '../server/metrics.js';
 import type { DecisionEvent } from '../server/options.js';
-import { type MetricsOptions, meterOf } from './meter.js';
 import { attributes, type DecisionValue, instruments } from './names.js';
 
 /** Anything with the limiter's `metrics()` snapshot: a `RateLimiter` or a running `startServer`. */
@@ -31,15 +30,10 @@ export function decisionOf(event: DecisionEvent): DecisionValue {
 
 /**
  * Counts decisions by policy — allowed, refused, would-refuse (`mode: 'observe'`), store errors —
- * and observes the number of distinct keys refused, the alert signal.
- *
- * @example
- * const metrics = serverMetrics(); // on the global MeterProvider; a no-op without an SDK
- * const limiter = rateLimit({ policy: { rate: 10 }, onDecision: metrics.onDecision });
- * metrics.observe(limiter);
+ * and observes the number of distinct keys refused, the alert signal, on `meter`
+ * (`serverMetrics` in `headway/metrics` defaults it).
  */
-export function serverMetrics(options?: MetricsOptions): ServerMetrics {
-  const meter = meterOf(options);
+export function recordServerMetrics(meter: Meter): ServerMetrics {
   const decisions = meter.createCounter(instruments.serverDecisions.name, {
     unit: instruments.serverDecisions.unit,
     description: "The limiter's decisions",
