@@ -108,6 +108,13 @@ describe('headway batch (CLI)', () => {
     }
   }, 60_000);
 
+  it('a usage error exits 2 with the usage', async () => {
+    const run = await runBatch([join(dir, 'missing.txt'), '--redis', 'redis://127.0.0.1:1']).exit;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('headway batch: --redis needs --rate');
+    expect(run.stderr).toContain('exit codes: 0 every request answered');
+  }, 20_000);
+
   it('four runners sharing --redis: at most 1 % refused', async () => {
     const { server, counts } = await countingServer(50, 10);
     try {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { instruments, serverMetrics } from '../../src/metrics/index.js';
@@ -68,5 +69,19 @@ describe('serverMetrics', () => {
     const stop = metrics.observe(limiter);
     expect((await limiter.check(request('a'))).status).toBe(200);
     stop();
+  });
+});
+
+describe('README "Metrics"', () => {
+  it('names exactly the instruments Headway records, with their units', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Metrics'), readme.indexOf('## Benchmarks'));
+    const rows = [...section.matchAll(/^\| `(headway\.[a-z_.]+)` \| [^|]+ \| `([^`]+)` \|/gm)].map(
+      ([, name, unit]) => ({
+        name,
+        unit,
+      }),
+    );
+    expect(rows).toEqual(Object.values(instruments).map(({ name, unit }) => ({ name, unit })));
   });
 });
