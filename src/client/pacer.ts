@@ -18,7 +18,7 @@ import type { BackoffOptions, Random } from '../core/backoff.js';
 import { exponentialCeiling } from '../core/backoff.js';
 import { pacingWindow } from '../signals/read-rate-limit.js';
 import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
-import { Gate, type GateReason } from './gate.js';
+import { Gate } from './gate.js';
 import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
 import {
   newNoCounters,
@@ -33,6 +33,7 @@ import {
 } from './models/index.js';
 import type { ModelSnapshot, Observation } from './models/model.js';
 import type { NoCountersModelState } from './models/no-counters.js';
+import type { KeyStats } from './stats.js';
 import type { Verdict } from './verdict.js';
 
 /** Why a call is held. */
@@ -278,9 +279,14 @@ export class Pacer {
   }
 
   /** The gate for `stats()`. */
-  gateSnapshot(now: number): { open: boolean; openInMs: number; reason: GateReason | null } {
+  gateSnapshot(now: number): KeyStats['gate'] {
     const openInMs = this.gate.waitMs(now);
     const closed = openInMs > 0 || this.#outageFailures > 0;
-    return { open: !closed, openInMs, reason: closed ? this.gate.reason : null };
+    return {
+      open: !closed,
+      openInMs,
+      reason: closed ? this.gate.reason : null,
+      closedMs: this.gate.closedMs(now),
+    };
   }
 }
