@@ -25,7 +25,7 @@ const PROMPT_FIELDS = ['messages', 'prompt', 'input', 'system', 'instructions'] 
 /** Body fields that bound the completion. */
 const LIMIT_FIELDS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const;
 
-/** Characters of every string in `value` (message contents, content parts, …). */
+/** Characters of every string in `value`: contents, content parts, and roles (they stand in for the per-message overhead). */
 function textLength(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + textLength(item), 0);
@@ -36,7 +36,8 @@ function textLength(value: unknown): number {
 
 /**
  * Tokens a JSON LLM request counts against a token window: `ceil(prompt characters / charsPerToken)`
- * plus its completion limit. `undefined` when `body` is not a JSON object.
+ * plus its completion limit, the prompt being every string under `messages`, `prompt`, `input`,
+ * `system` and `instructions`. `undefined` when `body` is not a JSON object.
  */
 export function estimateTokens(
   body: string | undefined,
