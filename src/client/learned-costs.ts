@@ -52,6 +52,13 @@ export class LearnedCosts {
     return this.#units.get(unit)?.cost ?? null;
   }
 
+  /** Every unit's learned cost. */
+  costs(): Record<string, number> {
+    const costs: Record<string, number> = {};
+    for (const [unit, state] of this.#units) if (state.cost !== null) costs[unit] = state.cost;
+    return costs;
+  }
+
   /**
    * A reading of `window` from an answer to the call whose cumulative request mark is `mark`
    * (calls sent up to and including it), arrived at `at` (monotonic ms).

@@ -85,8 +85,13 @@ export interface PacerOptions {
   backoff: BackoffOptions;
 }
 
-/** What the pacer knows, for `stats()`. */
-export type PacerSnapshot = ModelSnapshot;
+/** What the pacer knows, for `stats()`: the binding window's figures, in its `unit`. */
+export interface PacerSnapshot extends ModelSnapshot {
+  /** The unit of `rate`, `burst` and `tokens`: `requests`, or the binding window's (`tokens`). */
+  unit: string;
+  /** What one call was learned to cost in each unit its cost leaves out (`{ tokens: 430 }`). */
+  costs: Costs;
+}
 
 /** Calls allowed in flight before the first answer tells anything about the server. */
 const INITIAL_WINDOW = 4;
@@ -334,6 +339,7 @@ export class Pacer {
   /** What the pacer knows: the binding model's figures. */
   snapshot(now: number): PacerSnapshot {
     const units = this.#inFlightIn(REQUESTS);
+    const costs = this.#learned.costs();
     let binding: PacerSnapshot | null = null;
     let bindingMs = -1;
     for (const { unit, track } of this.#tracks) {
@@ -342,17 +348,18 @@ export class Pacer {
       const ms = trackDelay(track, this.#costIn({}, unit) || 1, now, inFlight);
       if (ms > bindingMs) {
         bindingMs = ms;
-        binding = trackSnapshot(track, now, inFlight);
+        binding = { ...trackSnapshot(track, now, inFlight), unit, costs };
       }
     }
     if (
       this.#configured &&
       (binding === null || bucketModel.delay(this.#configured, 1, now, units) >= bindingMs)
     )
-      return bucketModel.snapshot(this.#configured, now, units);
+      return { ...bucketModel.snapshot(this.#configured, now, units), unit: REQUESTS, costs };
     if (binding) return binding;
-    if (this.#noCounters) return noCountersModel.snapshot(this.#noCounters, now, units);
-    return { rate: null, burst: null, source: null, tokens: null };
+    if (this.#noCounters)
+      return { ...noCountersModel.snapshot(this.#noCounters, now, units), unit: REQUESTS, costs };
+    return { rate: null, burst: null, source: null, tokens: null, unit: REQUESTS, costs };
   }
 
   /** The gate for `stats()`. */

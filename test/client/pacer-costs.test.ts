@@ -75,6 +75,7 @@ describe('Pacer, costs per unit', () => {
     roundTrip(pacer, 1, 0, openai(98, 140));
     // Learned: 430 tokens a call, so the next call waits for the token window as a stated one would.
     expect(pacer.delay(1, 0)).toMatchObject({ ms: 292, window: 'tokens:tokens' });
+    expect(pacer.snapshot(0)).toMatchObject({ unit: 'tokens', tokens: 140, costs: { tokens: 430 } });
   });
 
   it('a configured request rate does not silence the token window', () => {
