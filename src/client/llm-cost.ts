@@ -76,17 +76,46 @@ export function llmCost(options: TokenEstimateOptions = {}): (request: RequestDe
   };
 }
 
+/** Most bytes {@link openaiUsage} reads: past it, the body is left (an endless or huge body settles nothing). */
+const MAX_USAGE_BODY_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, or `undefined` past `limit` bytes (the rest is cancelled). */
+async function textUpTo(response: Response, limit: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 /**
  * A `settleCost` option: the tokens an answered call used, from its JSON body's `usage`
  * (`total_tokens`, or `input_tokens + output_tokens`). A body that is not JSON (a stream) is
- * left unread and settles nothing.
+ * left unread, and one over 4 MiB is left after that: either settles nothing.
  */
 export async function openaiUsage(response: Response): Promise<Cost | undefined> {
   if (!(response.headers.get('content-type') ?? '').includes('json')) {
     await response.body?.cancel();
     return undefined;
   }
-  const body = (await response.json()) as { usage?: Record<string, unknown> } | null;
+  const text = await textUpTo(response, MAX_USAGE_BODY_BYTES);
+  if (text === undefined) return undefined;
+  let body: { usage?: Record<string, unknown> } | null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
   const usage = body?.usage;
   if (typeof usage !== 'object' || usage === null) return undefined;
   const total =

@@ -72,6 +72,27 @@ describe('openaiUsage', () => {
     expect(await openaiUsage(json(body))).toEqual(expected);
   });
 
+  it('settles nothing from malformed JSON, and stops reading an endless body', async () => {
+    const broken = new Response('{"usage":', { headers: { 'content-type': 'application/json' } });
+    expect(await openaiUsage(broken)).toBeUndefined();
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    expect(
+      await openaiUsage(new Response(endless, { headers: { 'content-type': 'application/json' } })),
+    ).toBeUndefined();
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(100);
+  });
+
   it('leaves a body that is not JSON (a stream) unread', async () => {
     const stream = new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } });
     expect(await openaiUsage(stream)).toBeUndefined();
