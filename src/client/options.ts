@@ -74,8 +74,8 @@ export interface ClientOptions extends Partial<KeyOptions> {
   cost?: (request: RequestDescription) => Cost;
   /**
    * What an answered call actually cost (e.g. `openaiUsage`: its `usage.total_tokens`), read from
-   * a clone of the response after it was returned: a sample for the units `cost` leaves out.
-   * @default undefined
+   * a clone of the response after it was returned: a sample for the units `cost` leaves out. The
+   * hook must read or cancel the clone (an unread clone buffers the body). @default undefined
    */
   settleCost?: (response: Response) => Cost | undefined | Promise<Cost | undefined>;
   /** `'batch'` raises `maxRetryAfterMs` to 15 minutes and `retries` to 5. @default 'default' */
