@@ -17,6 +17,7 @@ const timed = [
   'test/redis/fault.test.ts',
   'test/redis/fault-integrated.test.ts',
   'test/cli/serve.test.ts',
+  'test/cli/demo.test.ts',
   'test/client/no-leak.test.ts',
 ];
 

@@ -33,6 +33,7 @@ export async function startLivePage(options: { host: string; port: number }): Pr
     if (req.method === 'GET' && path === '/') return answer('text/html', html);
     if (req.method === 'GET' && path === '/headway.js') return answer('text/javascript', headwayJs);
     if (req.method === 'GET' && path === '/live.js') return answer('text/javascript', liveJs);
+    if (path === '/favicon.ico') return res.writeHead(204).end();
     if (req.method === 'GET' && path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(': connected\n\n');

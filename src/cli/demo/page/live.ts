@@ -34,12 +34,15 @@ async function runBrowserJob(serverUrl: string): Promise<void> {
   let next = 0;
   let ok = 0;
   let failed = 0;
+  // Readable only when the server exposes them (CORS `Access-Control-Expose-Headers`).
+  let headersReadable = false;
   await Promise.all(
     Array.from({ length: CALLERS }, async () => {
       while (next < JOB) {
         const n = next++;
         const res = await fetch(serverUrl + jobPath('browser', n)).catch(() => undefined);
         await res?.arrayBuffer().catch(() => undefined);
+        if (res?.headers.get('ratelimit') && res.headers.get('ratelimit-policy')) headersReadable = true;
         if (res?.status === 200) ok++;
         else failed++;
         pending.push({ type: 'finished', ok: res?.status === 200 });
@@ -47,10 +50,9 @@ async function runBrowserJob(serverUrl: string): Promise<void> {
     }),
   );
   clearInterval(timer);
-  const result = { ok, refused, failed };
-  pending.push({ type: 'done', ...result });
+  pending.push({ type: 'done', ok, refused, failed });
   await flush();
-  document.body.dataset.browserClient = JSON.stringify(result);
+  document.body.dataset.browserClient = JSON.stringify({ ok, refused, failed, headersReadable });
 }
 
 const root = document.getElementById('charts')!;
