@@ -1,15 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-/** The repository root: the nearest folder up from here whose `src/cli/demo/page` exists. */
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
+/**
+ * The repository root: the nearest folder up from the working directory (where `npm start` runs)
+ * that holds the demo's page sources, which the published package does not ship.
+ */
+export function repositoryRoot(): string {
+  let dir = process.cwd();
   while (!existsSync(join(dir, 'src/cli/demo/page/charts.ts'))) {
     const parent = dirname(dir);
     if (parent === dir)
-      throw new Error('headway demo runs from a clone of the repository: `npm ci && npm start` there');
+      throw new Error(
+        'the demo builds its pages from src/cli/demo/page: run it from a clone of the repository (`npm ci && npm start`)',
+      );
     dir = parent;
   }
   return dir;
@@ -47,6 +51,6 @@ export const liveBundle = () => bundle('src/cli/demo/page/live.ts');
 
 /** uPlot's stylesheet. */
 export function uplotCss(): string {
-  const require = createRequire(import.meta.url);
+  const require = createRequire(join(repositoryRoot(), 'package.json'));
   return readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { reportBundle } from './bundle.js';
+import { reportBundle, repositoryRoot } from './bundle.js';
 import { parseDemoArgs } from './demo-args.js';
 import { type LivePage, startLivePage } from './live-server.js';
 import { reportHtml, summaryHtml } from './page-html.js';
@@ -50,6 +50,7 @@ async function writeReport(result: DemoResult, out: string): Promise<string> {
  */
 export async function demo(args: string[]): Promise<void> {
   const options = parseDemoArgs(args);
+  repositoryRoot(); // fails at once outside a clone
   const prepared = await prepareDemo();
   const live = options.live ? await startLivePage(options) : undefined;
   try {
