@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoData } from '../../src/cli/demo/recorder.js';
 import { BURST, browserClient, JOB, nodeClients } from '../../src/cli/demo/scenario.js';
 import { summarize } from '../../src/cli/demo/summary.js';
@@ -15,6 +15,7 @@ const chromium = chromiumPath();
 if (!chromium) console.warn(noChromium);
 
 const dir = mkdtempSync(join(tmpdir(), 'headway-demo-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts `headway demo` with `args` (stdout is a pipe: plain lines, no terminal control). */
 function startDemo(args: string[]) {

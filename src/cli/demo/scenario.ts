@@ -5,11 +5,11 @@
  */
 
 /** The server's sustained rate per client, requests per second. */
-export const RATE = 50;
+export const RATE = 25;
 /** The server's burst per client. */
-export const BURST = 20;
+export const BURST = 15;
 /** GETs in each client's job. */
-export const JOB = 200;
+export const JOB = 125;
 /** Callers working through the job at once, per client. */
 export const CALLERS = 8;
 /** Width of one time bin of the charts and the per-second view, in ms. */
