@@ -3,11 +3,13 @@
  * playwright-core, which never downloads a browser. Without one the checks skip, saying so once.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Path of a Chromium to drive, or `undefined` when none is installed. */
+/** Path of a Chromium to drive (`CHROMIUM_PATH` if set), or `undefined` when there is none. */
 export function chromiumPath(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  const given = process.env.CHROMIUM_PATH;
+  if (given) return existsSync(given) ? given : undefined;
   for (const name of ['chromium', 'chromium-browser', 'google-chrome'])
     try {
       return execFileSync('which', [name], { encoding: 'utf8' }).trim() || undefined;
@@ -19,7 +21,7 @@ export function chromiumPath(): string | undefined {
 
 /** The one line printed when the browser checks cannot run. */
 export const noChromium =
-  'browser checks skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)';
+  'browser checks skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH to one)';
 
 /** Launches headless Chromium at `path`. */
 export function launchChromium(path: string): Promise<Browser> {
