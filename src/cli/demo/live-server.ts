@@ -65,8 +65,9 @@ export async function startLivePage(options: { host: string; port: number }): Pr
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${options.host}:${port}/`,
+    url: `http://${host}:${port}/`,
     connected,
     send(event, data) {
       const message = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
