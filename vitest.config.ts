@@ -19,6 +19,7 @@ const timed = [
   'test/redis/cluster.test.ts',
   'test/redis/slow-oom.test.ts',
   'test/cli/serve.test.ts',
+  'test/cli/demo.test.ts',
   'test/client/no-leak.test.ts',
 ];
 
