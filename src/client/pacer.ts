@@ -189,6 +189,7 @@ export class Pacer {
     // The no-counters model paces only a key whose server reports no window (see `delay`).
     if (this.#noCounters && this.#tracks.length === 0)
       this.#noCounters = noCountersModel.sent(this.#noCounters, cost, now, mark, before);
+    this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#inFlightUnits += cost;

@@ -8,9 +8,11 @@
  * Semantics (pure, times in monotonic ms, `inFlight` = the key's calls in flight):
  * - **Learn the cap only from refusals that come while others are in flight.** A refusal
  *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
- *   most `n` at once: the cap becomes `min(cap, n)`. A refusal with no other call in flight says
- *   nothing about concurrency, and neither does one that a rate window explains (the answer shows
- *   a window with `remaining: 0`: the primary limit).
+ *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
+ *   other call was in flight; when a rate window explains it (the answer shows a window with
+ *   `remaining: 0`: the primary limit); or when the server has been seen to admit more than `n`
+ *   at once (`n + 1` or more calls admitted and in flight together: then it was a rate that
+ *   refused, e.g. a per-second limit, not the number in flight).
  * - **Cap the calls in flight at what was admitted**: with a cap `c`, a call may go while fewer
  *   than `c` are in flight; otherwise only an answer can free a place (`delay` = `Infinity`).
  * - **Probe upward slowly**: a probe costs a refusal (and the server's retry hint), so the cap
@@ -27,12 +29,26 @@ import type { ModelSnapshot, Observation, ServerModel } from './model.js';
 /** Quiet time (no concurrency refusal) before the cap may grow by one. */
 export const PROBE_AFTER_MS = 30_000;
 
+/** A call in flight. */
+interface Pending {
+  readonly mark: number;
+  /** Admitted calls that were in flight when it left, answered since. */
+  readonly overlap: number;
+}
+
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
   /** Most calls the server admits in flight at once, or `null` while no refusal has said. */
   readonly cap: number | null;
   /** When the cap was last lowered (or raised by a probe); `-Infinity` before. */
   readonly changedAt: number;
+  /**
+   * Most calls seen admitted at once: an admitted call, and the admitted calls that were in
+   * flight when it left and answered after that (they were at the server when it arrived).
+   */
+  readonly admittedAtOnce: number;
+  /** The calls sent and not settled yet, in the order they left. */
+  readonly pending: readonly Pending[];
   /** Answers that came while the cap was in full use, since `changedAt`. */
   readonly fullAnswers: number;
   /** Calls allowed in flight while reopening after a retry hint, or `null` when not reopening. */
@@ -48,6 +64,8 @@ export function newConcurrency(): ConcurrencyModelState {
   return {
     cap: null,
     changedAt: Number.NEGATIVE_INFINITY,
+    admittedAtOnce: 0,
+    pending: [],
     fullAnswers: 0,
     ramp: null,
     rampEnd: 0,
@@ -55,26 +73,41 @@ export function newConcurrency(): ConcurrencyModelState {
   };
 }
 
+/**
+ * The calls sent before the answered one and still in flight: they were at the server when it
+ * arrived (the calls sent after it may not have reached the server yet).
+ */
+function sentBefore(s: ConcurrencyModelState, o: Observation): number {
+  let n = 0;
+  for (const call of s.pending) if (call.mark < o.mark) n++;
+  return n;
+}
+
 /** Calls that may be in flight now. */
 function allowance(s: ConcurrencyModelState): number {
   return Math.min(s.cap ?? Number.POSITIVE_INFINITY, s.ramp ?? Number.POSITIVE_INFINITY);
 }
 
-/** A refusal with others in flight that no exhausted window explains. */
-function isConcurrencyRefusal(o: Observation): boolean {
-  return o.outcome === 'limited' && o.inFlight >= 1 && o.window?.remaining !== 0;
+/** A refusal with others in flight that neither an exhausted window nor an admitted peak explains. */
+function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean {
+  const before = sentBefore(s, o);
+  return before >= 1 && before >= s.admittedAtOnce && o.window?.remaining !== 0;
 }
 
 function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  const cap = s0.cap === null ? o.inFlight : Math.min(s0.cap, o.inFlight);
-  const s = isConcurrencyRefusal(o) ? { ...s0, cap, changedAt: o.at, fullAnswers: 0 } : s0;
+  const before = sentBefore(s0, o);
+  const cap = s0.cap === null ? before : Math.min(s0.cap, before);
+  const s = isConcurrencyRefusal(s0, o) ? { ...s0, cap, changedAt: o.at, fullAnswers: 0 } : s0;
   if (o.retryAfterMs === null) return s;
   const rampEnd = Math.max(s.ramp === null ? 0 : s.rampEnd, o.inFlightBefore);
   return { ...s, ramp: 1, rampEnd, rampFrom: o.at };
 }
 
 function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  let s = s0;
+  const overlap = s0.pending.find((call) => call.mark === o.mark)?.overlap ?? 0;
+  // This admitted call was in flight when every call still pending and sent after it left.
+  const pending = s0.pending.map((call) => (call.mark > o.mark ? { ...call, overlap: call.overlap + 1 } : call));
+  let s = { ...s0, pending, admittedAtOnce: Math.max(s0.admittedAtOnce, overlap + 1) };
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
     s =
@@ -96,14 +129,14 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
     return inFlight + cost <= allowance(s) ? 0 : Number.POSITIVE_INFINITY;
   },
 
-  sent(s) {
-    return s;
+  sent(s, _cost, _now, mark) {
+    return { ...s, pending: [...s.pending, { mark, overlap: 0 }] };
   },
 
-  observe(s, o) {
-    if (o.outcome === 'limited') return afterRefusal(s, o);
-    if (o.outcome === 'answered') return afterAnswer(s, o);
-    return s;
+  observe(s0, o) {
+    const s =
+      o.outcome === 'limited' ? afterRefusal(s0, o) : o.outcome === 'answered' ? afterAnswer(s0, o) : s0;
+    return { ...s, pending: s.pending.filter((call) => call.mark !== o.mark) };
   },
 
   /** `burst`: the calls allowed in flight now (`null`: no cap); `tokens`: the places free. */

@@ -10,12 +10,53 @@ import { answer, window } from './helpers.js';
 
 const m = concurrencyModel;
 
-/** A refusal answered at `at` while `inFlight` other calls were still in flight. */
-const refusal = (at: number, inFlight: number, fields: Partial<Observation> = {}): Observation =>
-  answer({ at, mark: 1, inFlight, outcome: 'limited', retryAfterMs: 1000, ...fields });
+/** A key's calls, as the pacer reports them to the model: sent in mark order, then settled. */
+class Calls {
+  s: ConcurrencyModelState = newConcurrency();
+  #mark = 0;
+  /** Calls in flight: mark → when sent. */
+  #inFlight = new Map<number, number>();
 
-const apply = (s0: ConcurrencyModelState, observations: Observation[]) =>
-  observations.reduce((s, o) => m.observe(s, o), s0);
+  /** Sends `n` calls at `at`; returns their marks. */
+  send(n: number, at = 0): number[] {
+    return Array.from({ length: n }, () => {
+      const mark = ++this.#mark;
+      this.s = m.sent(this.s, 1, at, mark, this.#inFlight.size);
+      this.#inFlight.set(mark, at);
+      return mark;
+    });
+  }
+
+  /** Settles the call `mark` at `at`: admitted, refused (with a 1 s hint unless said) or failed. */
+  settle(mark: number, at: number, outcome: Observation['outcome'], fields: Partial<Observation> = {}) {
+    const sentAt = this.#inFlight.get(mark) ?? at;
+    this.#inFlight.delete(mark);
+    const limited = outcome === 'limited';
+    this.s = m.observe(
+      this.s,
+      answer({
+        at,
+        sentAt,
+        mark,
+        inFlight: this.#inFlight.size,
+        outcome,
+        retryAfterMs: limited ? 1000 : null,
+        ...fields,
+      }),
+    );
+  }
+
+  /** Sends `admitted + refused` calls at once; the server admits the first `admitted`, refuses the rest at once. */
+  burst(admitted: number, refused: number, at: number, fields: Partial<Observation> = {}) {
+    const marks = this.send(admitted + refused, at);
+    for (const mark of marks.slice(admitted)) this.settle(mark, at + 1, 'limited', fields);
+    for (const mark of marks.slice(0, admitted)) this.settle(mark, at + 50, 'answered');
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+}
 
 /** The most calls `delay` lets go at once. */
 function allowed(s: ConcurrencyModelState): number {
@@ -25,83 +66,113 @@ function allowed(s: ConcurrencyModelState): number {
 }
 
 describe('concurrency model', () => {
-  it('caps nothing until a refusal says so', () => {
-    const s = apply(newConcurrency(), [answer({ at: 0, mark: 1, inFlight: 40 })]);
-    expect(s.cap).toBeNull();
-    expect(allowed(s)).toBe(1000);
-    expect(m.snapshot(s, 0, 3)).toEqual({ rate: null, burst: null, source: null, tokens: null });
+  it('caps nothing while the server admits everything', () => {
+    const calls = new Calls();
+    calls.burst(40, 0, 0);
+    expect(calls.s.cap).toBeNull();
+    expect(allowed(calls.s)).toBe(1000);
+    expect(m.snapshot(calls.s, 0, 3)).toEqual({ rate: null, burst: null, source: null, tokens: null });
   });
 
   it.each([
-    // others in flight at each refusal → the learned cap
+    { case: '16 at once, 8 admitted: the cap is what was admitted', admitted: 8, refused: 8, cap: 8 },
+    { case: 'one admitted, one refused', admitted: 1, refused: 1, cap: 1 },
+    { case: 'a refusal alone in flight says nothing about concurrency', admitted: 0, refused: 1, cap: null },
     {
-      case: 'a burst of refusals: the last, with fewest in flight, sets the cap',
-      refusals: [15, 12, 9, 8],
-      cap: 8,
+      case: 'refused before any other: the others sent after it do not count',
+      admitted: 0,
+      refused: 5,
+      cap: null,
     },
-    { case: 'a refusal with more in flight than the cap leaves it', refusals: [5, 9], cap: 5 },
-    { case: 'a refusal alone in flight says nothing about concurrency', refusals: [0], cap: null },
-    { case: 'one other in flight: the server admits one', refusals: [1], cap: 1 },
-  ])('$case', ({ refusals, cap }) => {
-    const s = apply(
-      newConcurrency(),
-      refusals.map((n, i) => refusal(i, n)),
-    );
-    expect(s.cap).toBe(cap);
+  ])('$case', ({ admitted, refused, cap }) => {
+    const calls = new Calls();
+    calls.burst(admitted, refused, 0);
+    expect(calls.s.cap).toBe(cap);
   });
 
   it('a refusal that an exhausted window explains is the rate, not concurrency', () => {
-    const exhausted = window({ quota: 100, remaining: 0, resetInMs: 3000 });
-    const s = apply(newConcurrency(), [refusal(0, 10, { window: exhausted })]);
-    expect(s.cap).toBeNull();
-    const open = window({ quota: 100, remaining: 40, resetInMs: 3000 });
-    expect(apply(newConcurrency(), [refusal(0, 10, { window: open })]).cap).toBe(10);
+    const exhausted = new Calls();
+    exhausted.burst(10, 1, 0, { window: window({ quota: 100, remaining: 0, resetInMs: 3000 }) });
+    expect(exhausted.s.cap).toBeNull();
+    const open = new Calls();
+    open.burst(10, 1, 0, { window: window({ quota: 100, remaining: 40, resetInMs: 3000 }) });
+    expect(open.s.cap).toBe(10);
+  });
+
+  it('a refusal with fewer in flight than the server admitted at once is a rate (per second), not concurrency', () => {
+    const calls = new Calls();
+    calls.burst(8, 0, 0); // 8 admitted together
+    const [first, second, third] = calls.send(3, 100);
+    calls.settle(third!, 101, 'limited'); // 2 in flight before it: the server admits 8
+    expect(calls.s.cap).toBeNull();
+    calls.settle(first!, 150, 'answered');
+    calls.settle(second!, 150, 'answered');
+  });
+
+  it('a later refusal with fewer in flight lowers the cap; one with more leaves it', () => {
+    const calls = new Calls();
+    calls.burst(5, 3, 0);
+    expect(calls.s.cap).toBe(5);
+    calls.burst(6, 1, 2000); // more in flight than the cap (a caller over the cap): no new evidence
+    expect(calls.s.cap).toBe(5);
   });
 
   it('after a retry hint, reopens one call at first and one more per answer, up to the cap', () => {
-    let s = apply(newConcurrency(), [refusal(0, 12), refusal(1, 8)]);
-    // Gate closed meanwhile (the pacer's); once open: 1 may go, then each answer adds one.
-    const steps: number[] = [allowed(s)];
-    for (let i = 0; i < 8; i++) {
-      s = m.observe(s, answer({ at: 1000 + i, mark: 2 + i, inFlight: 0 }));
-      steps.push(allowed(s));
+    const calls = new Calls();
+    calls.burst(8, 8, 0);
+    // The gate is closed meanwhile (the pacer's); once it opens, 1 may go, then each answer adds one.
+    const steps: number[] = [];
+    for (let round = 0, at = 1000; round < 5; round++, at += 10) {
+      const n = allowed(calls.s) - calls.inFlight;
+      steps.push(n);
+      for (const mark of calls.send(n, at)) calls.settle(mark, at + 5, 'answered');
     }
-    expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 8]);
-    expect(s.ramp).toBeNull();
+    expect(steps).toEqual([1, 2, 4, 8, 8]);
+    expect(calls.s.ramp).toBeNull();
   });
 
   it('answers to calls sent before the refusal do not widen the reopening', () => {
-    let s = apply(newConcurrency(), [refusal(10, 8)]);
-    for (let i = 0; i < 8; i++) s = m.observe(s, answer({ at: 20, sentAt: 5, mark: 1, inFlight: 7 - i }));
-    expect(allowed(s)).toBe(1);
+    const calls = new Calls();
+    const marks = calls.send(9, 0);
+    calls.settle(marks[8]!, 1, 'limited');
+    for (const mark of marks.slice(0, 8)) calls.settle(mark, 50, 'answered');
+    expect(allowed(calls.s)).toBe(1);
   });
 
   it('reopening without a cap ends at the calls in flight when the refusal came', () => {
-    // A per-second limit refused with 0 others in flight (no cap learned), 1 in flight before.
-    let s = apply(newConcurrency(), [refusal(0, 0, { inFlightBefore: 4 })]);
-    expect(s.cap).toBeNull();
-    expect(allowed(s)).toBe(1);
-    for (let i = 0; i < 3; i++) s = m.observe(s, answer({ at: 1000 + i, mark: 2 + i }));
-    expect(s.ramp).toBeNull();
-    expect(allowed(s)).toBe(1000);
+    const calls = new Calls();
+    calls.burst(8, 0, 0);
+    const marks = calls.send(4, 100);
+    calls.settle(marks[0]!, 101, 'limited'); // a rate refusal (sent first): no cap, 4 were in flight
+    for (const mark of marks.slice(1)) calls.settle(mark, 150, 'answered');
+    expect(calls.s.cap).toBeNull();
+    expect(allowed(calls.s)).toBe(1);
+    for (const at of [1000, 1010, 1020])
+      for (const mark of calls.send(1, at)) calls.settle(mark, at + 5, 'answered');
+    expect(calls.s.ramp).toBeNull();
+    expect(allowed(calls.s)).toBe(1000);
   });
 
   it('a refusal without a retry hint caps but does not restart the reopening', () => {
-    const s = apply(newConcurrency(), [refusal(0, 6, { retryAfterMs: null })]);
-    expect(s.cap).toBe(6);
-    expect(s.ramp).toBeNull();
-    expect(allowed(s)).toBe(6);
+    const calls = new Calls();
+    calls.burst(6, 2, 0, { retryAfterMs: null });
+    expect(calls.s.cap).toBe(6);
+    expect(calls.s.ramp).toBeNull();
+    expect(allowed(calls.s)).toBe(6);
   });
 
   it('probes upward by one only after quiet time and a cap of answers in full use', () => {
-    let s = apply(newConcurrency(), [refusal(0, 4, { retryAfterMs: null })]);
-    /** `n` answers at `at` with the cap in full use (`full`) or not. */
-    const answers = (at: number, n: number, full: boolean) => {
-      for (let i = 0; i < n; i++)
-        s = m.observe(s, answer({ at, mark: 1, inFlight: full ? (s.cap ?? 1) - 1 : 0 }));
+    const calls = new Calls();
+    calls.burst(4, 1, 0, { retryAfterMs: null });
+    /** `n` rounds at `at` with the cap in full use (`full`) or one call at a time. */
+    const rounds = (at: number, n: number, full: boolean) => {
+      for (let i = 0; i < n; i++) {
+        const marks = calls.send(full ? (calls.s.cap ?? 1) : 1, at);
+        for (const mark of marks) calls.settle(mark, at, 'answered');
+      }
     };
-    const table: [at: number, n: number, full: boolean, cap: number][] = [
-      [1000, 50, true, 4], // in full use, but not quiet for long enough yet
+    const table: [at: number, rounds: number, full: boolean, cap: number][] = [
+      [1000, 20, true, 4], // in full use, but not quiet for long enough yet
       [PROBE_AFTER_MS - 1, 1, true, 4],
       [PROBE_AFTER_MS + 10, 100, false, 4], // quiet, but the cap was not in full use
       [PROBE_AFTER_MS + 20, 1, true, 5], // quiet and in full use: the probe, one more
@@ -109,24 +180,27 @@ describe('concurrency model', () => {
       [2 * PROBE_AFTER_MS + 20, 1, true, 6],
     ];
     const caps = table.map(([at, n, full]) => {
-      answers(at, n, full);
-      return s.cap;
+      rounds(at, n, full);
+      return calls.s.cap;
     });
     expect(caps).toEqual(table.map((row) => row[3]));
     // A refusal at the probed cap brings it back to what was admitted.
-    s = m.observe(s, refusal(2 * PROBE_AFTER_MS + 50, 5, { retryAfterMs: null }));
-    expect(s.cap).toBe(5);
+    calls.burst(5, 1, 2 * PROBE_AFTER_MS + 50, { retryAfterMs: null });
+    expect(calls.s.cap).toBe(5);
   });
 
-  it('a failed attempt (no answer) changes nothing', () => {
-    const s0 = apply(newConcurrency(), [refusal(0, 3)]);
-    expect(m.observe(s0, answer({ at: 5, mark: 2, inFlight: 2, outcome: 'failed' }))).toBe(s0);
+  it('a failed attempt (no answer) teaches nothing', () => {
+    const calls = new Calls();
+    const [a, b] = calls.send(2, 0);
+    calls.settle(b!, 5, 'failed');
+    calls.settle(a!, 6, 'answered');
+    expect(calls.s).toMatchObject({ cap: null, ramp: null, pending: [] });
   });
 
   it('snapshot: the allowance now and the places free; nothing is ever ruled out', () => {
-    const s = apply(newConcurrency(), [refusal(0, 5, { retryAfterMs: null })]);
-    expect(m.snapshot(s, 0, 2)).toEqual({ rate: null, burst: 5, source: null, tokens: 3 });
-    expect(m.falsifiedAt(s)).toBeNull();
-    expect(m.sent(s, 1, 0, 1, 0)).toBe(s);
+    const calls = new Calls();
+    calls.burst(5, 1, 0, { retryAfterMs: null });
+    expect(m.snapshot(calls.s, 0, 2)).toEqual({ rate: null, burst: 5, source: null, tokens: 3 });
+    expect(m.falsifiedAt(calls.s)).toBeNull();
   });
 });
