@@ -29,26 +29,14 @@ import type { ModelSnapshot, Observation, ServerModel } from './model.js';
 /** Quiet time (no concurrency refusal) before the cap may grow by one. */
 export const PROBE_AFTER_MS = 30_000;
 
-/** A call in flight. */
-interface Pending {
-  readonly mark: number;
-  /** Admitted calls that were in flight when it left, answered since. */
-  readonly overlap: number;
-}
-
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
   /** Most calls the server admits in flight at once, or `null` while no refusal has said. */
   readonly cap: number | null;
   /** When the cap was last lowered (or raised by a probe); `-Infinity` before. */
   readonly changedAt: number;
-  /**
-   * Most calls seen admitted at once: an admitted call, and the admitted calls that were in
-   * flight when it left and answered after that (they were at the server when it arrived).
-   */
-  readonly admittedAtOnce: number;
-  /** The calls sent and not settled yet, in the order they left. */
-  readonly pending: readonly Pending[];
+  /** The marks of the calls sent and not settled yet, in the order they left. */
+  readonly pending: readonly number[];
   /** Answers that came while the cap was in full use, since `changedAt`. */
   readonly fullAnswers: number;
   /** Calls allowed in flight while reopening after a retry hint, or `null` when not reopening. */
@@ -64,7 +52,6 @@ export function newConcurrency(): ConcurrencyModelState {
   return {
     cap: null,
     changedAt: Number.NEGATIVE_INFINITY,
-    admittedAtOnce: 0,
     pending: [],
     fullAnswers: 0,
     ramp: null,
@@ -79,7 +66,7 @@ export function newConcurrency(): ConcurrencyModelState {
  */
 function sentBefore(s: ConcurrencyModelState, o: Observation): number {
   let n = 0;
-  for (const call of s.pending) if (call.mark < o.mark) n++;
+  for (const mark of s.pending) if (mark < o.mark) n++;
   return n;
 }
 
@@ -88,10 +75,10 @@ function allowance(s: ConcurrencyModelState): number {
   return Math.min(s.cap ?? Number.POSITIVE_INFINITY, s.ramp ?? Number.POSITIVE_INFINITY);
 }
 
-/** A refusal with others in flight that neither an exhausted window nor an admitted peak explains. */
+/** A refusal with others in flight that neither an exhausted window nor the reopening explains. */
 function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean {
-  const before = sentBefore(s, o);
-  return before >= 1 && before >= s.admittedAtOnce && o.window?.remaining !== 0;
+  const reopening = s.ramp !== null && o.sentAt >= s.rampFrom;
+  return sentBefore(s, o) >= 1 && o.window?.remaining !== 0 && !reopening;
 }
 
 function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
@@ -104,10 +91,7 @@ function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyMod
 }
 
 function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  const overlap = s0.pending.find((call) => call.mark === o.mark)?.overlap ?? 0;
-  // This admitted call was in flight when every call still pending and sent after it left.
-  const pending = s0.pending.map((call) => (call.mark > o.mark ? { ...call, overlap: call.overlap + 1 } : call));
-  let s = { ...s0, pending, admittedAtOnce: Math.max(s0.admittedAtOnce, overlap + 1) };
+  let s = s0;
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
     s =
@@ -130,13 +114,13 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
   },
 
   sent(s, _cost, _now, mark) {
-    return { ...s, pending: [...s.pending, { mark, overlap: 0 }] };
+    return { ...s, pending: [...s.pending, mark] };
   },
 
   observe(s0, o) {
     const s =
       o.outcome === 'limited' ? afterRefusal(s0, o) : o.outcome === 'answered' ? afterAnswer(s0, o) : s0;
-    return { ...s, pending: s.pending.filter((call) => call.mark !== o.mark) };
+    return { ...s, pending: s.pending.filter((mark) => mark !== o.mark) };
   },
 
   /** `burst`: the calls allowed in flight now (`null`: no cap); `tokens`: the places free. */

@@ -99,14 +99,18 @@ describe('concurrency model', () => {
     expect(open.s.cap).toBe(10);
   });
 
-  it('a refusal with fewer in flight than the server admitted at once is a rate (per second), not concurrency', () => {
+  it('a refusal of a call sent while reopening is the rate (per second), not concurrency', () => {
     const calls = new Calls();
-    calls.burst(8, 0, 0); // 8 admitted together
-    const [first, second, third] = calls.send(3, 100);
-    calls.settle(third!, 101, 'limited'); // 2 in flight before it: the server admits 8
-    expect(calls.s.cap).toBeNull();
-    calls.settle(first!, 150, 'answered');
-    calls.settle(second!, 150, 'answered');
+    calls.burst(8, 0, 0);
+    const first = calls.send(3, 100);
+    calls.settle(first[2]!, 101, 'limited'); // 2 sent before it in flight: cap 2, reopening from 1
+    expect(calls.s.cap).toBe(2);
+    for (const mark of first.slice(0, 2)) calls.settle(mark, 150, 'answered');
+    const [reopened] = calls.send(1, 1200);
+    const [second] = calls.send(1, 1201);
+    calls.settle(second!, 1202, 'limited'); // sent while reopening: says nothing about the cap
+    expect(calls.s.cap).toBe(2);
+    calls.settle(reopened!, 1250, 'answered');
   });
 
   it('a later refusal with fewer in flight lowers the cap; one with more leaves it', () => {
