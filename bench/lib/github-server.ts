@@ -107,14 +107,12 @@ export async function startGitHubServer(limits: GitHubLimits): Promise<GitHubSer
     }
     if (secondary !== null) {
       counts[secondary]++;
-      res
-        .writeHead(status, { ...headers, 'retry-after': String(limits.retryAfterSeconds) })
-        .end(
-          JSON.stringify({
-            message: SECONDARY_MESSAGE,
-            documentation_url: `${DOCS}#about-secondary-rate-limits`,
-          }),
-        );
+      res.writeHead(status, { ...headers, 'retry-after': String(limits.retryAfterSeconds) }).end(
+        JSON.stringify({
+          message: SECONDARY_MESSAGE,
+          documentation_url: `${DOCS}#about-secondary-rate-limits`,
+        }),
+      );
       return;
     }
     const number = Number(/\/issues\/(\d+)$/.exec(req.url ?? '')?.[1] ?? 0);
