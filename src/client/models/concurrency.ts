@@ -37,7 +37,9 @@ export interface ConcurrencyModelState {
   readonly changedAt: number;
   /** The marks of the calls sent and not settled yet, in the order they left. */
   readonly pending: readonly number[];
-  /** Answers that came while the cap was in full use, since `changedAt`. */
+  /** When a refusal below the cap was last doubted; `-Infinity` before. */
+  readonly doubtedAt: number;
+  /** Answers that came while the cap was in full use, since `changedAt` or a doubted refusal. */
   readonly fullAnswers: number;
   /** Calls allowed in flight while reopening after a retry hint, or `null` when not reopening. */
   readonly ramp: number | null;
@@ -52,6 +54,7 @@ export function newConcurrency(): ConcurrencyModelState {
   return {
     cap: null,
     changedAt: Number.NEGATIVE_INFINITY,
+    doubtedAt: Number.NEGATIVE_INFINITY,
     pending: [],
     fullAnswers: 0,
     ramp: null,
@@ -84,7 +87,19 @@ function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean
 function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
   const before = sentBefore(s0, o);
   const cap = s0.cap === null ? before : Math.min(s0.cap, before);
-  const s = isConcurrencyRefusal(s0, o) ? { ...s0, cap, changedAt: o.at, fullAnswers: 0 } : s0;
+  // The server admitted the cap at once for a whole round: a refusal below it is doubted (a
+  // per-second limit refuses at full use too), and so are those of calls sent before it came;
+  // one of a call sent later, before another such round, is believed.
+  const below = s0.cap !== null && before < s0.cap;
+  const proven = below && s0.fullAnswers >= (s0.cap as number);
+  const sameEpisode = below && o.sentAt < s0.doubtedAt;
+  const s = !isConcurrencyRefusal(s0, o)
+    ? s0
+    : proven
+      ? { ...s0, fullAnswers: 0, doubtedAt: o.at }
+      : sameEpisode
+        ? s0
+        : { ...s0, cap, changedAt: o.at, fullAnswers: 0 };
   if (o.retryAfterMs === null) return s;
   const rampEnd = Math.max(s.ramp === null ? 0 : s.rampEnd, o.inFlightBefore);
   return { ...s, ramp: 1, rampEnd, rampFrom: o.at };

@@ -113,6 +113,32 @@ describe('concurrency model', () => {
     calls.settle(reopened!, 1250, 'answered');
   });
 
+  it('after a round at the cap, one refusal below it is doubted (a per-second limit); a second is believed', () => {
+    const calls = new Calls();
+    calls.burst(4, 4, 0, { retryAfterMs: null });
+    // Steady use at the cap: each answer comes with the other 3 in flight, and a call replaces it.
+    let marks = calls.send(4, 100);
+    for (let i = 0; i < 4; i++) {
+      calls.settle(marks[0]!, 110 + i, 'answered');
+      marks = [...marks.slice(1), ...calls.send(1, 110 + i)];
+    }
+    for (const mark of marks) calls.settle(mark, 150, 'answered');
+    const refuseBelowCap = (at: number) => {
+      const marks = calls.send(4, at);
+      calls.settle(marks[3]!, at + 1, 'limited', { retryAfterMs: null }); // 3 sent before it in flight
+      for (const mark of marks.slice(0, 3)) calls.settle(mark, at + 5, 'answered');
+    };
+    refuseBelowCap(200);
+    expect(calls.s.cap).toBe(4);
+    // Calls sent before the doubted refusal came are of the same episode: doubted too.
+    const episode = calls.send(3, 200);
+    calls.settle(episode[2]!, 202, 'limited', { retryAfterMs: null });
+    for (const mark of episode.slice(0, 2)) calls.settle(mark, 205, 'answered');
+    expect(calls.s.cap).toBe(4);
+    refuseBelowCap(300); // no full round since the doubted one: believed
+    expect(calls.s.cap).toBe(3);
+  });
+
   it('a later refusal with fewer in flight lowers the cap; one with more leaves it', () => {
     const calls = new Calls();
     calls.burst(5, 3, 0);
