@@ -195,6 +195,7 @@ export class KeyLane {
       learned: this.#pacer.snapshot(now),
       gate: this.#pacer.gateSnapshot(now),
       inFlight: this.#pacer.inFlight,
+      inFlightCap: this.#pacer.inFlightCap,
       queued: this.#waiting,
       shared: this.#shared ? { degraded: this.#shared.degraded, failures: this.#shared.failures } : null,
     };

@@ -8,6 +8,8 @@
  *   other calls wait; the first answer ends the outage.
  * - **In flight**: at most `maxInFlight` calls; before anything is known about the server, a small
  *   window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
+ * - **Concurrency** ({@link ./models/concurrency.ts}): a cap on the calls in flight learned from
+ *   refusals that came while others were in flight, and a gradual reopening after a retry hint.
  * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
  *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
  *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
@@ -25,7 +27,10 @@ import { type Costs, REQUESTS } from './cost.js';
 import { Gate } from './gate.js';
 import { LearnedCosts } from './learned-costs.js';
 import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
+import type { ConcurrencyModelState } from './models/concurrency.js';
 import {
+  concurrencyModel,
+  newConcurrency,
   newNoCounters,
   newTrack,
   noCountersModel,
@@ -142,6 +147,8 @@ export class Pacer {
   #tracks: UnitTrack[] = [];
   /** The no-counters model; never for a configured key (its bucket already paces it). */
   #noCounters: NoCountersModelState | null;
+  /** What the server's refusals said about calls in flight (counted in calls, not units). */
+  #concurrency: ConcurrencyModelState = newConcurrency();
 
   constructor(options: PacerOptions, random: Random, now: number) {
     this.#options = options;
@@ -174,6 +181,7 @@ export class Pacer {
       return { ms: 0, reason: 'outage', probe: true, window: null };
     }
     if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
+    if (concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight) > 0) return WAIT_FOR_ANSWER;
     if (!this.#options.paced) return GO;
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
     const requests = this.#costIn(costs, REQUESTS);
@@ -245,6 +253,7 @@ export class Pacer {
         mark,
         before[REQUESTS] as number,
       );
+    this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
     if (probe) this.#probing = true;
     this.#inFlight++;
     return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
@@ -335,6 +344,19 @@ export class Pacer {
     }));
     if (this.#noCounters && windows.length === 0)
       this.#noCounters = noCountersModel.observe(this.#noCounters, observe(REQUESTS, undefined));
+    // Counted in calls; an exhausted window (any unit) explains a refusal as the rate's.
+    const exhausted = signal?.policies.find((p) => p.remaining === 0);
+    this.#concurrency = concurrencyModel.observe(this.#concurrency, {
+      ...observe(REQUESTS, exhausted ?? (signal ? pacingWindow(signal.policies) : undefined)),
+      cost: 1,
+      inFlight: this.#inFlight,
+      inFlightBefore: this.#inFlight + 1,
+    });
+  }
+
+  /** The cap on calls in flight learned from the server's refusals, or `null` (none learned). */
+  get inFlightCap(): number | null {
+    return this.#concurrency.cap;
   }
 
   /** What the pacer knows: the binding model's figures. */

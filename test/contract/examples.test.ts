@@ -35,6 +35,13 @@ describe('examples', () => {
     expect(refused).toBeLessThanOrEqual(1);
   }, 70_000);
 
+  it('octokit: @octokit/rest reads every issue through Headway, with no primary refusal', async () => {
+    const out = await runExample('octokit');
+    expect(out).toMatch(/120 issues read in [\d.]+ s/);
+    expect(out).toMatch(/learned in-flight cap: \d+/);
+    expect(out).toContain('"primary":0');
+  }, 70_000);
+
   it('wrap-fetch and server run', async () => {
     expect(await runExample('wrap-fetch')).toContain('server refused: 0');
     const server = await runExample('server');
