@@ -16,6 +16,7 @@ import { Engine, type EngineEvents, type Transport } from '../client/engine.js';
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
 import { invalid } from '../core/validate.js';
+import { withSingleContentLength } from './content-length.js';
 
 type DispatchHandler = Dispatcher.DispatchHandler;
 type DispatchController = Dispatcher.DispatchController;
@@ -110,7 +111,7 @@ class PacedCall implements Transport<HeldAnswer> {
   ) {
     this.#engine = engine;
     this.#dispatch = dispatch;
-    this.#opts = opts;
+    this.#opts = withSingleContentLength(opts);
     this.#handler = handler;
   }
 

@@ -105,7 +105,9 @@ describe.each(Object.keys(faces))('%s', (name) => {
       expect(arrivals.length).toBe(seenBefore);
 
       const results = await runUntilSettled(clock, [refused, ...queued], 1);
-      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(Array(51).fill(200));
+      expect(results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(
+        Array(51).fill(200),
+      );
       const after = arrivals.slice(seenBefore);
       expect(after).toHaveLength(51);
       expect(Math.min(...after) - refusedAt).toBeGreaterThanOrEqual(2000);
