@@ -40,6 +40,8 @@ export interface Transport<A extends RateLimitResponse> {
 /** One call as a face hands it to the engine. */
 export interface CallSpec {
   request: RequestDescription;
+  /** `request.url.origin`, when the face knows it without parsing the URL. */
+  origin?: string | undefined;
   /** The body can be sent again (none, string, bytes…): a stream is sent once. */
   replayable: boolean;
   signal?: AbortSignal | null | undefined;
@@ -138,7 +140,7 @@ export class Engine {
     const { clock, random } = resolved;
     const events = this.#events;
     const { request } = spec;
-    const key = resolved.key ? resolved.key(request) : request.url.origin;
+    const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
     const lane = this.#laneFor(key, request);
     const opts = lane.options;
     const cost = resolved.cost ? resolved.cost(request) : 1;

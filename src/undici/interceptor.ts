@@ -4,7 +4,7 @@
  * next dispatcher; its status and headers go to the engine, which says whether the answer is
  * delivered to the caller's handler or dropped for a retry. Modelled on undici's own retry
  * interceptor (`lib/handler/retry-handler.js`): the caller's handler sees one stable controller for
- * the whole call, and an answer is paused (its early chunks held) while the engine decides.
+ * the whole call, and an answer's early chunks are held while the engine decides.
  *
  * Retries need the body again: none, a string or bytes is sent again; a stream or an iterable (what
  * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
@@ -126,7 +126,15 @@ class PacedCall implements Transport<HeldAnswer> {
       return;
     }
     this.#engine
-      .run({ request, replayable: isReplayableBody(this.#opts.body), signal: this.#abort.signal }, this)
+      .run(
+        {
+          request,
+          origin: originOf(this.#opts),
+          replayable: isReplayableBody(this.#opts.body),
+          signal: this.#abort.signal,
+        },
+        this,
+      )
       .then(
         (answer) => answer.attempt.deliver(answer),
         (error: unknown) => this.#fail(error),
@@ -201,7 +209,7 @@ class AttemptHandler implements DispatchHandler {
   }
 
   onResponseStart(
-    controller: DispatchController,
+    _controller: DispatchController,
     statusCode: number,
     headers: IncomingHttpHeaders,
     statusMessage?: string,
@@ -209,8 +217,9 @@ class AttemptHandler implements DispatchHandler {
     const resolve = this.#resolve;
     if (statusCode < 200 || resolve === null) return; // 1xx: informational, not an answer
     this.#resolve = null;
+    // Not paused: the engine decides within microtasks (its waits come after a drop), and the
+    // chunks that arrive meanwhile are held, as few as one read of the socket.
     this.#state = 'held';
-    controller.pause();
     resolve({ status: statusCode, headers, statusMessage, attempt: this });
   }
 
@@ -255,15 +264,13 @@ class AttemptHandler implements DispatchHandler {
     this.#chunks = [];
     if (this.#failed) downstream.onResponseError?.(call, this.#failed);
     else if (this.#ended) downstream.onResponseEnd?.(call, this.#ended.trailers);
-    else if (!call.paused) this.#controller?.resume();
   }
 
-  /** The engine drops this answer: its body is read to the end and ignored (the connection stays usable). */
+  /** The engine drops this answer: the rest of its body is read and ignored (the connection stays usable). */
   drop(): void {
     if (this.#state !== 'held') return;
     this.#state = 'dropped';
     this.#chunks = [];
-    this.#controller?.resume();
   }
 
   #done(): void {
@@ -276,19 +283,39 @@ function abortReason(signal: AbortSignal | undefined): Error {
   return reason instanceof Error ? reason : new Error('aborted', { cause: reason });
 }
 
-/** What `key(request)` and `cost(request)` see of a dispatch (method upper-cased, headers read on first use). */
+/** What `key(request)` and `cost(request)` see of a dispatch: the URL and headers are read on first use. */
 function describeDispatch(opts: DispatchOptions): RequestDescription {
-  const url = new URL(opts.path, opts.origin);
   const method = opts.method.toUpperCase();
+  let url: URL | undefined;
   let headers: Headers | undefined;
   return {
-    url,
+    get url() {
+      url ??= new URL(opts.path, opts.origin);
+      return url;
+    },
     method,
     get headers() {
       headers ??= headersOf(opts.headers);
       return headers;
     },
   };
+}
+
+/** Origins as dispatches name them → as `URL#origin` spells them (the default key). Bounded. */
+const ORIGINS = new Map<string, string>();
+
+/** The dispatch's origin, spelled as `URL#origin`, without parsing a URL per request. */
+function originOf(opts: DispatchOptions): string {
+  const raw = opts.origin;
+  if (raw === undefined) return new URL(opts.path).origin;
+  if (typeof raw !== 'string') return raw.origin;
+  let origin = ORIGINS.get(raw);
+  if (origin === undefined) {
+    if (ORIGINS.size >= 1024) ORIGINS.clear();
+    origin = new URL(raw).origin;
+    ORIGINS.set(raw, origin);
+  }
+  return origin;
 }
 
 /** undici's header shapes (a record, a flat `[name, value, …]` array, or pairs) as Fetch `Headers`. */
