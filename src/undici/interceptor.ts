@@ -42,6 +42,8 @@ export function headwayInterceptor(options: InterceptorOptions = {}): HeadwayInt
   const engine = new Engine(options);
   const interceptor = (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
     function headwayDispatch(opts: DispatchOptions, handler: DispatchHandler): boolean {
+      // An upgrade (WebSocket) or a CONNECT tunnel has no answer to pace on: it passes through.
+      if (opts.upgrade || opts.method === 'CONNECT') return dispatch(opts, handler);
       new PacedCall(engine, dispatch, opts, handler).start();
       return true;
     };
@@ -61,13 +63,21 @@ interface HeldAnswer {
  * `abort` also cancels a pacing wait or backoff (the call's own signal).
  */
 class CallController implements DispatchController {
-  target: DispatchController | null = null;
+  #target: DispatchController | null = null;
   #paused = false;
   #reason: Error | null = null;
   readonly #abortCall: (reason: Error) => void;
 
   constructor(abortCall: (reason: Error) => void) {
     this.#abortCall = abortCall;
+  }
+  /** The live attempt's controller; a pause asked for before it existed carries over. */
+  set target(target: DispatchController | null) {
+    this.#target = target;
+    if (this.#paused) target?.pause();
+  }
+  get target(): DispatchController | null {
+    return this.#target;
   }
   get aborted(): boolean {
     return this.#reason !== null || (this.target?.aborted ?? false);
@@ -119,8 +129,10 @@ class PacedCall implements Transport<HeldAnswer> {
     // At once, not at the first attempt: the caller can abort while the call waits its turn.
     this.#handler.onRequestStart?.(this.#controller, {});
     let request: RequestDescription;
+    let origin: string;
     try {
       request = describeDispatch(this.#opts);
+      origin = originOf(this.#opts);
     } catch (error) {
       this.#fail(error);
       return;
@@ -129,7 +141,7 @@ class PacedCall implements Transport<HeldAnswer> {
       .run(
         {
           request,
-          origin: originOf(this.#opts),
+          origin,
           replayable: isReplayableBody(this.#opts.body),
           signal: this.#abort.signal,
         },
