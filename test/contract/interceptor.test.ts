@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { Agent, getGlobalDispatcher, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
+import { TimeoutError } from '../../src/errors.js';
 import { headwayInterceptor, installGlobal } from '../../src/undici/index.js';
 import { runUntilSettled } from '../client/fake-server.js';
 
@@ -125,6 +126,31 @@ describe('headwayInterceptor', () => {
     expect(await settled).toBe(reason);
     expect(server.seen).toHaveLength(1);
     await runUntilSettled(clock, [first], 1000);
+  });
+
+  it('a timed-out attempt is aborted and settles as TimeoutError', async () => {
+    const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
+    const server = createServer(() => {}); // never answers
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanups.push(() => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const agent = new Agent();
+    cleanups.push(() => agent.close());
+    const dispatcher = agent.compose(
+      headwayInterceptor({ clock, random: () => 0, timeoutMs: 500, retries: 0 }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
+    const arrived = once(server, 'request');
+    const settled = request(url, { dispatcher }).then(
+      () => 'answered',
+      (error: unknown) => error,
+    );
+    await arrived;
+    await clock.advance(500);
+    expect(await settled).toBeInstanceOf(TimeoutError);
   });
 
   it('refuses a `fetch` option, which an interceptor cannot use', () => {
