@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { CallSpec, EngineEvents } from '../client/engine.js';
+export type { EngineEvents } from '../client/engine.js';
 export type { GlobalUninstall } from './install-global.js';
 export { installGlobal } from './install-global.js';
 export type { HeadwayInterceptor, InterceptorOptions } from './interceptor.js';
