@@ -64,7 +64,13 @@ export interface ClientOptions extends Partial<KeyOptions> {
   fetch?: FetchLike;
   /** The quota a request belongs to. @default the request's origin */
   key?: (request: RequestDescription) => string;
-  /** Per-key overrides of the key options. @default none */
+  /**
+   * Per-host overrides of the key options, by host name (`'api.github.com'`) or host and port
+   * (`'localhost:8080'`, which wins over the bare name). A key takes the entry of the host its first
+   * request goes to; `policyFor(key)` overrides it. Validated at construction. @default none
+   */
+  hosts?: Readonly<Record<string, Partial<KeyOptions>>>;
+  /** Per-key overrides of the key options (over `hosts`). @default none */
   policyFor?: (key: string) => Partial<KeyOptions> | undefined;
   /**
    * What a request costs before it is sent: requests (a number, the unit of `rate`), or units by
@@ -125,6 +131,8 @@ export interface ResolvedClientOptions {
   base: KeyOptions;
   fetch: FetchLike | undefined;
   key: ((request: RequestDescription) => string) | undefined;
+  /** `hosts`, each entry merged over `base` and validated. */
+  hosts: ReadonlyMap<string, KeyOptions>;
   policyFor: ((key: string) => Partial<KeyOptions> | undefined) | undefined;
   cost: ((request: RequestDescription) => Cost) | undefined;
   settleCost: ((response: Response) => Cost | undefined | Promise<Cost | undefined>) | undefined;
@@ -164,6 +172,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   const {
     fetch,
     key,
+    hosts,
     policyFor,
     cost,
     settleCost,
@@ -181,6 +190,17 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (fetch !== undefined) func('fetch', fetch);
   if (key !== undefined) func('key', key);
   if (policyFor !== undefined) func('policyFor', policyFor);
+  const hostOptions = new Map<string, KeyOptions>();
+  if (hosts !== undefined) {
+    if (typeof hosts !== 'object' || hosts === null)
+      invalid('hosts', 'an object of host names to key options', hosts);
+    for (const [host, overrides] of Object.entries(hosts)) {
+      const prefix = `hosts[${JSON.stringify(host)}].`;
+      if (typeof overrides !== 'object' || overrides === null)
+        invalid(prefix.slice(0, -1), 'an object', overrides);
+      hostOptions.set(host.toLowerCase(), validateKeyOptions(withDefaults(base, overrides), prefix));
+    }
+  }
   if (cost !== undefined) func('cost', cost);
   if (settleCost !== undefined) func('settleCost', settleCost);
   if (random !== undefined) func('random', random);
@@ -188,13 +208,14 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);
     }
-    if (base.rate === undefined && policyFor === undefined)
+    if (base.rate === undefined && policyFor === undefined && hosts === undefined)
       invalid('rate', 'set when `store` is given', base.rate);
   }
   return {
     base,
     fetch,
     key,
+    hosts: hostOptions,
     policyFor,
     cost,
     settleCost,
@@ -204,12 +225,18 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   };
 }
 
-/** Options of one key: the client's, overridden by `policyFor(key)`, validated. */
-export function keyOptionsFor(resolved: ResolvedClientOptions, key: string): KeyOptions {
+/**
+ * Options of one key, the one place that resolves them: the client's, overridden by the `hosts`
+ * entry of `url` (its first request), overridden by `policyFor(key)`, validated.
+ */
+export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url: URL): KeyOptions {
+  const { hosts } = resolved;
+  const hostOptions =
+    hosts.size === 0 ? resolved.base : (hosts.get(url.host) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
   const options = overrides
-    ? validateKeyOptions(withDefaults(resolved.base, overrides), `policyFor(${JSON.stringify(key)}).`)
-    : resolved.base;
+    ? validateKeyOptions(withDefaults(hostOptions, overrides), `policyFor(${JSON.stringify(key)}).`)
+    : hostOptions;
   if (resolved.store && options.rate === undefined) {
     invalid(`policyFor(${JSON.stringify(key)}).rate`, 'set when `store` is given', undefined);
   }
