@@ -13,11 +13,6 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Rejects at once if `signal` is already aborted. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AbortError(signal.reason);
-}
-
 /** The real clock: `performance.now()`, `Date.now()` and `setTimeout`. */
 export const systemClock: Clock = {
   now: () => performance.now(),

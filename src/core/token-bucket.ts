@@ -4,8 +4,7 @@
  * steps back never removes tokens. The server *takes* (allow or refuse with the exact wait); the
  * client *reserves* (books the tokens now and learns exactly how long to wait).
  */
-import { InvalidCostError } from '../errors.js';
-import { positive } from './validate.js';
+import { checkCost } from './algorithms/cost.js';
 
 /** The shape of a bucket. */
 export interface BucketConfig {
@@ -51,13 +50,6 @@ export function defaultBurst(rate: number): number {
 /** Floating-point slack when comparing token counts, so `take` at the computed time succeeds. */
 const EPSILON = 1e-9;
 
-/** Validates a bucket shape; throws the one-shape option error. */
-export function validateBucket(config: BucketConfig): BucketConfig {
-  positive('capacity', config.capacity);
-  positive('refillPerSecond', config.refillPerSecond);
-  return config;
-}
-
 /** A full bucket at time `now`. */
 export function fullBucket(config: BucketConfig, now: number): BucketState {
   return { tokens: config.capacity, updatedAt: now };
@@ -84,15 +76,9 @@ export function msUntil(state: BucketState, config: BucketConfig, cost: number):
   return ms;
 }
 
-function checkCost(config: BucketConfig, cost: number): void {
-  if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && cost <= config.capacity)) {
-    throw new InvalidCostError(cost, config.capacity);
-  }
-}
-
 /** Tries to remove `cost` tokens at `now`: allowed, or refused with the exact wait. */
 export function take(state: BucketState, config: BucketConfig, now: number, cost = 1): TakeResult {
-  checkCost(config, cost);
+  checkCost(cost, config.capacity);
   const current = refill(state, config, now);
   const allowed = current.tokens >= cost - EPSILON;
   const next = allowed
@@ -112,7 +98,7 @@ export function take(state: BucketState, config: BucketConfig, now: number, cost
  * they are. Calls queue fairly: each reservation waits behind the tokens already owed.
  */
 export function reserve(state: BucketState, config: BucketConfig, now: number, cost = 1): Reservation {
-  checkCost(config, cost);
+  checkCost(cost, config.capacity);
   const current = refill(state, config, now);
   const waitMs = msUntil(current, config, cost);
   return { state: { tokens: current.tokens - cost, updatedAt: current.updatedAt }, waitMs };

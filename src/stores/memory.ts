@@ -14,10 +14,11 @@
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace.
  */
+
+import { algorithms } from '../core/algorithms/index.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
-import { algorithms } from '../server/algorithms/index.js';
 import type { Decision, RateLimitStore, StoreLimit } from './store.js';
 
 /** Options of {@link memoryStore}. */
@@ -104,6 +105,14 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     current.set(key, entry);
   };
 
+  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
+    const now = clock.now();
+    const entry = read(key, now);
+    const result = algorithms[limit.algorithm].take(entry?.slice(1), limit, now, cost);
+    write(key, pack(now + result.expiresInMs, result.state), now);
+    return result.decision;
+  }
+
   return {
     get size() {
       return current.size + previous.size;
@@ -112,12 +121,9 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       current.clear();
       previous.clear();
     },
+    takeNow,
     async take(key: string, limit: StoreLimit, cost: number): Promise<Decision> {
-      const now = clock.now();
-      const entry = read(key, now);
-      const result = algorithms[limit.algorithm].take(entry?.slice(1), limit, now, cost);
-      write(key, pack(now + result.expiresInMs, result.state), now);
-      return result.decision;
+      return takeNow(key, limit, cost);
     },
     async reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }> {
       const algorithm = algorithms[limit.algorithm];

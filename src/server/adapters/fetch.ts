@@ -1,5 +1,5 @@
 import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
-import type { RateLimiter } from '../rate-limit.js';
+import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { ClientInfo } from '../request.js';
 
 /** A fetch-style guard: the refusal `Response`, or `undefined` to go on (then `decorate` the answer). */
@@ -9,16 +9,30 @@ export interface FetchGuard {
   decorate(request: Request, response: Response): Response;
 }
 
+/**
+ * The client facts of a fetch handler's second argument: a {@link ClientInfo} as is, or, under
+ * `@hono/node-server` (which passes `{ incoming, outgoing }`), the socket address of `incoming`.
+ */
+function clientInfo(info: ClientInfo | undefined): ClientInfo {
+  if (!info) return {};
+  if (info.ip !== undefined) return info;
+  const incoming = (info as { incoming?: { socket?: { remoteAddress?: string } } }).incoming;
+  return incoming?.socket ? { ip: incoming.socket.remoteAddress } : info;
+}
+
 /** `const refused = await guard(req); if (refused) return refused; return guard.decorate(req, await app(req));` */
 export function fetchRateLimit(limiter: RateLimiter): FetchGuard {
   const outcomes = new WeakMap<Request, LimitOutcome>();
-  const guard = async (request: Request, info?: ClientInfo) => {
-    const outcome = await limiter.check(request, info);
+  const admit = (request: Request, outcome: LimitOutcome) => {
     if (!outcome.allowed) return refusalResponse(outcome);
     outcomes.set(request, outcome);
     return undefined;
   };
-  const decorate = (request: Request, response: Response) => {
+  const guard = async function fetchRateLimitGuard(request: Request, info?: ClientInfo) {
+    const outcome = decide(limiter, request, clientInfo(info));
+    return admit(request, isPromise(outcome) ? await outcome : outcome);
+  };
+  const decorate = function fetchRateLimitDecorate(request: Request, response: Response) {
     const outcome = outcomes.get(request);
     return outcome ? withRateLimitHeaders(response, outcome) : response;
   };
@@ -30,7 +44,10 @@ export function withRateLimit(
   limiter: RateLimiter,
   handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
 ): (request: Request, info?: ClientInfo) => Promise<Response> {
-  const guard = fetchRateLimit(limiter);
-  return async (request, info) =>
-    (await guard(request, info)) ?? guard.decorate(request, await handler(request, info));
+  return async function withRateLimitHandler(request, info) {
+    const pending = decide(limiter, request, clientInfo(info));
+    const outcome = isPromise(pending) ? await pending : pending;
+    if (!outcome.allowed) return refusalResponse(outcome);
+    return withRateLimitHeaders(await handler(request, info), outcome);
+  };
 }

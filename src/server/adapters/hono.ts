@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { refusalResponse } from '../outcome.js';
-import type { RateLimiter } from '../rate-limit.js';
+import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
 
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `undefined`. */
 function nodeServerIp(c: Context): string | undefined {
@@ -10,17 +10,24 @@ function nodeServerIp(c: Context): string | undefined {
 
 /**
  * Hono middleware. `ip` reads the client address for your runtime (default: `@hono/node-server`'s
- * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`).
+ * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). The headers are set before the
+ * handler runs (so `c.json()` and friends build the response with them, at no extra copy) and
+ * again on a response the handler built itself.
  */
 export function honoRateLimit(
   limiter: RateLimiter,
   options: { ip?: (c: Context) => string | undefined } = {},
 ): MiddlewareHandler {
   const ipOf = options.ip ?? nodeServerIp;
-  return async (c, next) => {
-    const outcome = await limiter.check(c.req.raw, { ip: ipOf(c) });
+  return async function honoRateLimitMiddleware(c, next) {
+    const pending = decide(limiter, c.req.raw, { ip: ipOf(c) });
+    const outcome = isPromise(pending) ? await pending : pending;
     if (!outcome.allowed) return refusalResponse(outcome);
+    const { headers } = outcome;
+    for (const [name, value] of headers) c.header(name, value);
     await next();
-    for (const [name, value] of outcome.headers) c.header(name, value);
+    const first = headers[0];
+    if (first && c.res.headers.get(first[0]) === null)
+      for (const [name, value] of headers) c.header(name, value);
   };
 }

@@ -10,8 +10,9 @@
  *
  * Bound: over any interval of t ms, admitted cost ≤ `limit + limit · t / windowMs` (burst + rate·t).
  */
-import { type BucketConfig, type BucketState, fullBucket, reserve, take } from '../../core/token-bucket.js';
+
 import type { StoreLimit } from '../../stores/store.js';
+import { type BucketConfig, type BucketState, fullBucket, reserve, take } from '../token-bucket.js';
 import type { Algorithm, AlgorithmState } from './types.js';
 
 function config(limit: StoreLimit): BucketConfig {
