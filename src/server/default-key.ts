@@ -41,16 +41,10 @@ export function defaultKeyOf(
 ): (request: LimitRequest, info: ClientInfo) => string {
   const byAddress = new Generations<string>(REMEMBERED);
   const bySecret = new Generations<string>(REMEMBERED);
+  const ipKey = (address: string) => `ip:${ipIdentity(address, options.ipv6Prefix)}`;
   return (request, info) => {
     const secret = credential(request);
-    if (secret) {
-      let key = bySecret.get(secret);
-      if (key === undefined) bySecret.set(secret, (key = hashedKey(secret)));
-      return key;
-    }
-    const address = clientIp(request, info, options.trustProxy) ?? '';
-    let key = byAddress.get(address);
-    if (key === undefined) byAddress.set(address, (key = `ip:${ipIdentity(address, options.ipv6Prefix)}`));
-    return key;
+    if (secret) return bySecret.getOrSet(secret, hashedKey);
+    return byAddress.getOrSet(clientIp(request, info, options.trustProxy) ?? '', ipKey);
   };
 }
