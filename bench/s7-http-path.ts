@@ -39,19 +39,38 @@ const pairs: Pair[] = [
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 
-async function startCase(name: S7Case): Promise<{ child: ChildProcess; port: number }> {
+interface Server {
+  child: ChildProcess;
+  port: number;
+  /** The server process's CPU µs and requests served so far. */
+  usage(): Promise<{ cpuUs: number; requests: number }>;
+}
+
+async function startCase(name: S7Case): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s7-http-server.ts', name], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
+  const waiting: ((line: string) => void)[] = [];
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
+      const line = out.slice(0, end);
+      out = out.slice(end + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
   const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!).port);
-    });
+    next().then((line) => resolve(JSON.parse(line).port), reject);
     child.once('exit', (code) => reject(new Error(`S7 server ${name} exited with ${code}`)));
   });
-  return { child, port };
+  const usage = async () => {
+    const line = next();
+    child.stdin!.write('\n');
+    return JSON.parse(await line) as { cpuUs: number; requests: number };
+  };
+  return { child, port, usage };
 }
 
 /** Requests/s (2xx only) from one autocannon run against `port`. */
@@ -69,33 +88,45 @@ async function load(port: number, seconds: number, connections: number): Promise
 
 export async function runS7(report: Report, o: S7Options): Promise<void> {
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
-  const servers = new Map<S7Case, { child: ChildProcess; port: number }>();
+  const servers = new Map<S7Case, Server>();
   try {
     for (const name of names) servers.set(name, await startCase(name));
     // Warm-up: JIT and connection setup of every server, not measured.
     for (const name of names) await load(servers.get(name)!.port, 1, o.connections);
     const rates = new Map<S7Case, number[]>();
     const ratios = new Map<string, number[]>();
+    const cpu = new Map<S7Case, number[]>();
+    /** Requests/s of one run, and the server's CPU µs per request during it. */
+    const measure = async (name: S7Case) => {
+      const server = servers.get(name)!;
+      const before = await server.usage();
+      const rate = await load(server.port, o.seconds, o.connections);
+      const after = await server.usage();
+      const perRequest = (after.cpuUs - before.cpuUs) / (after.requests - before.requests);
+      cpu.set(name, [...(cpu.get(name) ?? []), perRequest]);
+      return rate;
+    };
     for (let rep = 0; rep < o.reps; rep++) {
       for (const pair of pairs) {
         const order = rep % 2 === 0 ? [pair.bare, pair.limited] : [pair.limited, pair.bare];
         const seen: Partial<Record<S7Case, number>> = {};
         for (const name of order) {
-          const rate = await load(servers.get(name)!.port, o.seconds, o.connections);
+          const rate = await measure(name);
           seen[name] = rate;
           rates.set(name, [...(rates.get(name) ?? []), rate]);
         }
         const ratio = seen[pair.limited]! / seen[pair.bare]!;
         ratios.set(pair.name, [...(ratios.get(pair.name) ?? []), ratio]);
         process.stderr.write(
-          `  S7 ${pair.name.padEnd(36)} bare ${int(seen[pair.bare]!)}/s, limited ${int(seen[pair.limited]!)}/s = ${fixed(ratio, 2)}×\n`,
+          `  S7 ${pair.name.padEnd(36)} bare ${int(seen[pair.bare]!)}/s, limited ${int(seen[pair.limited]!)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(pair.bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
         );
       }
     }
+    const cpuOf = (name: S7Case) => median(cpu.get(name)!);
     report.table(
       `S7: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.seconds} s per run)`,
-      `Medians of ${o.reps} rep(s); the ratio is the median of each rep's limited ÷ bare (measured back to back, order alternating). Each server is its own process; autocannon runs in another. Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
-      ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range'],
+      `Medians of ${o.reps} rep(s); the ratio is the median of each rep's limited ÷ bare (measured back to back, order alternating). Each server is its own process; autocannon runs in another (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
+      ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range', 'server CPU µs/req bare → limited'],
       pairs.map((p) => {
         const r = ratios.get(p.name)!;
         return [
@@ -104,6 +135,7 @@ export async function runS7(report: Report, o: S7Options): Promise<void> {
           int(median(rates.get(p.limited)!)),
           `${fixed(median(r), 2)}×`,
           `${fixed(Math.min(...r), 2)}–${fixed(Math.max(...r), 2)}`,
+          `${fixed(cpuOf(p.bare), 1)} → ${fixed(cpuOf(p.limited), 1)} (+${fixed(cpuOf(p.limited) - cpuOf(p.bare), 1)})`,
         ];
       }),
     );
@@ -113,7 +145,7 @@ export async function runS7(report: Report, o: S7Options): Promise<void> {
       report.verdict({
         scenario: 'S7',
         row: `S7 ${pair.name}`,
-        headway: `${fixed(ratio, 2)}× bare`,
+        headway: `${fixed(ratio, 2)}× bare (+${fixed(cpuOf(pair.limited) - cpuOf(pair.bare), 1)} µs CPU/req)`,
         bestPeer: pair.bare === 'express' ? `express-rate-limit ${fixed(erl, 2)}× bare` : '—',
         target: `≥ ${pair.target}× the bare server`,
         pass: ratio >= pair.target,

@@ -3,7 +3,9 @@
  * port, prints `{ port }` as JSON, and answers `{"ok":true}` until killed. Each case is a framework
  * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
  * behind express-rate-limit (its README setup) for scale. The limit is never reached, so the cost
- * measured is the limiter's per-request work, not refusals.
+ * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
+ * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
+ * compute CPU per request for one measurement.
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,15 +64,19 @@ function expressApp(limiter: 'none' | 'headway' | 'erl'): express.Express {
   return app;
 }
 
+let served = 0;
+
 async function listen(name: S7Case): Promise<number> {
   const onNode = (listener: RequestListener) =>
     new Promise<number>((resolve) => {
       const server = createServer(listener);
+      server.on('request', () => served++);
       server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });
   const onHonoServer = (fetch: (request: Request) => Response | Promise<Response>) =>
     new Promise<number>((resolve) => {
-      serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
+      const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
+      server.on('request', () => served++);
     });
   switch (name) {
     case 'node':
@@ -99,4 +105,10 @@ if (process.argv[1]?.endsWith('s7-http-server.ts')) {
   if (!s7Cases.includes(name)) throw new Error(`usage: s7-http-server.ts <${s7Cases.join('|')}>`);
   const port = await listen(name);
   process.stdout.write(`${JSON.stringify({ port })}\n`);
+  process.stdin.setEncoding('utf8').on('data', () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ cpuUs: user + system, requests: served })}\n`);
+  });
+  // Exit cleanly when stopped, so `--cpu-prof` profiles are written.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
 }
