@@ -83,7 +83,7 @@ export class SharedQuota {
     if (this.degraded) return undefined;
     const timer = new AbortController();
     const timedOut = this.#clock.sleep(STORE_DEADLINE_MS, timer.signal).then(() => {
-      throw new StoreTimeoutError(this.#key, STORE_DEADLINE_MS);
+      throw new StoreTimeoutError(this.#key, STORE_DEADLINE_MS, undefined);
     });
     try {
       const result = await Promise.race([operation(), timedOut]);

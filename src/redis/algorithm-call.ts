@@ -3,7 +3,7 @@ import { algorithmNames } from '../core/algorithms/names.js';
 import { oneOf, positive } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import type { Decision, StoreLimit } from '../stores/store.js';
-import { evalScript } from './eval-script.js';
+import type { Batcher } from './batcher.js';
 import { redisKey, validateKey } from './keys.js';
 import type { RedisScriptClient } from './redis-client.js';
 import { numbers } from './reply.js';
@@ -14,6 +14,8 @@ export interface ScriptTarget {
   client: RedisScriptClient;
   prefix: string;
   commandTimeoutMs: number;
+  /** Sends the algorithm calls of one event-loop turn in one round trip. */
+  batcher: Batcher;
 }
 
 /** A decision with the Redis time (epoch ms, fractional) the script made it at. */
@@ -54,14 +56,12 @@ async function runScript(
   checkCost(cost, limit.limit);
   const spec = algorithmScripts[limit.algorithm];
   if (mode === 'reserve' && !spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-  const reply = await evalScript(
-    target.client,
-    spec.script,
-    keysOf(target, key, spec.keys),
-    [limit.limit, limit.windowMs, cost, mode],
-    target.commandTimeoutMs,
-    key,
-  );
+  const reply = await target.batcher.run(spec.script, key, keysOf(target, key, spec.keys), [
+    limit.limit,
+    limit.windowMs,
+    cost,
+    mode,
+  ]);
   return numbers(reply, replyLength, key);
 }
 
