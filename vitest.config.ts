@@ -16,6 +16,7 @@ const timed = [
   'test/redis/eval-script.test.ts',
   'test/redis/fault.test.ts',
   'test/redis/fault-integrated.test.ts',
+  'test/redis/batch.test.ts',
   'test/cli/serve.test.ts',
   'test/client/no-leak.test.ts',
 ];
