@@ -125,7 +125,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   const generation = Math.floor(maxKeys / 2);
   let current = new Generation(generation);
   let previous = new Generation(generation);
-  let sweeper = previous.index.entries();
+  let sweeper: MapIterator<[string, number | number[]]> | undefined = previous.index.entries();
   let rotatedAt = clock.now();
 
   const rotate = (now: number) => {
@@ -136,9 +136,13 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   };
   const tick = (now: number) => {
     if (now - rotatedAt >= idleMs) rotate(now);
+    if (!sweeper) return;
     for (let i = 0; i < SWEEP; i++) {
       const next = sweeper.next();
-      if (next.done) break;
+      if (next.done) {
+        sweeper = undefined; // swept through: nothing left to inspect until the next rotation
+        return;
+      }
       if (now >= previous.expiresAt(next.value[1])) previous.index.delete(next.value[0]);
     }
   };
