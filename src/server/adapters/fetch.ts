@@ -1,6 +1,7 @@
 import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
 import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { ClientInfo } from '../request.js';
+import { nodeServerEnv, nodeServerIp, setOnOutgoing } from './node-server-env.js';
 
 /** A fetch-style guard: the refusal `Response`, or `undefined` to go on (then `decorate` the answer). */
 export interface FetchGuard {
@@ -16,8 +17,8 @@ export interface FetchGuard {
 function clientInfo(info: ClientInfo | undefined): ClientInfo {
   if (!info) return {};
   if (info.ip !== undefined) return info;
-  const incoming = (info as { incoming?: { socket?: { remoteAddress?: string } } }).incoming;
-  return incoming?.socket ? { ip: incoming.socket.remoteAddress } : info;
+  const ip = nodeServerIp(info);
+  return ip === undefined ? info : { ip };
 }
 
 /** `const refused = await guard(req); if (refused) return refused; return guard.decorate(req, await app(req));` */
@@ -39,7 +40,10 @@ export function fetchRateLimit(limiter: RateLimiter): FetchGuard {
   return Object.assign(guard, { decorate });
 }
 
-/** A fetch handler `(request, info?) => Response` with the limiter in front of it. */
+/**
+ * A fetch handler `(request, info?) => Response` with the limiter in front of it. Under
+ * `@hono/node-server` the headers go on the node response underneath (no `Response` copy).
+ */
 export function withRateLimit(
   limiter: RateLimiter,
   handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
@@ -48,6 +52,9 @@ export function withRateLimit(
     const pending = decide(limiter, request, clientInfo(info));
     const outcome = isPromise(pending) ? await pending : pending;
     if (!outcome.allowed) return refusalResponse(outcome);
-    return withRateLimitHeaders(await handler(request, info), outcome);
+    const env = nodeServerEnv(info);
+    if (!env) return withRateLimitHeaders(await handler(request, info), outcome);
+    setOnOutgoing(env, outcome.headers);
+    return handler(request, info);
   };
 }
