@@ -2,7 +2,7 @@
  * `npm run bench`: Headway against the libraries users would pick instead, side by side, in one run.
  *
  *   npm run bench                                  # every scenario, short default (≤ 6 min on 2 cores)
- *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S7), more reps
+ *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S8), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
@@ -36,13 +36,13 @@ import { runS3 } from './s3-shared.js';
 import { runS4, s4Pairs } from './s4-overhead.js';
 import { runS5 } from './s5-server.js';
 import { runS6 } from './s6-server-kinds.js';
-import { runS7 } from './s7-http-path.js';
+import { runS8 } from './s8-http-path.js';
 
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
 const started = performance.now();
 const s1bShortPeers = [plainFetch, kyClient, bottleneckClient, pQueueClient];
-const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7'];
+const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6', 'S8'];
 for (const name of args.scenarios)
   if (!allScenarios.includes(name))
     throw new Error(`Unknown scenario ${name}; expected one of ${allScenarios}`);
@@ -111,8 +111,8 @@ async function runHere(names: readonly string[]): Promise<void> {
     if (wanted('S6'))
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
     // Three alternating reps even by default: one HTTP run is too noisy to ratio on its own.
-    if (wanted('S7'))
-      await runS7(report, { reps: Math.max(3, args.reps), seconds: full ? 4 : 2, connections: 32 });
+    if (wanted('S8'))
+      await runS8(report, { reps: Math.max(3, args.reps), seconds: full ? 4 : 2, connections: 32 });
   } finally {
     await stopBenchRedis();
   }

@@ -1,5 +1,5 @@
 /**
- * S7 server: run as `node --import tsx bench/s7-http-server.ts <case>`; listens on a free loopback
+ * S8 server: run as `node --import tsx bench/s8-http-server.ts <case>`; listens on a free loopback
  * port, prints `{ port }` as JSON, and answers `{"ok":true}` until killed. Each case is a framework
  * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
  * behind express-rate-limit (its README setup) for scale. The limit is never reached, so the cost
@@ -21,7 +21,7 @@ import {
   withRateLimit,
 } from '../src/server/index.js';
 
-export const s7Cases = [
+export const s8Cases = [
   'node',
   'node+headway',
   'fetch',
@@ -32,7 +32,7 @@ export const s7Cases = [
   'express+headway',
   'express+erl',
 ] as const;
-export type S7Case = (typeof s7Cases)[number];
+export type S8Case = (typeof s8Cases)[number];
 
 const body = '{"ok":true}';
 const limiter = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
@@ -66,7 +66,7 @@ function expressApp(limiter: 'none' | 'headway' | 'erl'): express.Express {
 
 let served = 0;
 
-async function listen(name: S7Case): Promise<number> {
+async function listen(name: S8Case): Promise<number> {
   const onNode = (listener: RequestListener) =>
     new Promise<number>((resolve) => {
       const server = createServer(listener);
@@ -100,9 +100,9 @@ async function listen(name: S7Case): Promise<number> {
   }
 }
 
-if (process.argv[1]?.endsWith('s7-http-server.ts')) {
-  const name = process.argv[2] as S7Case;
-  if (!s7Cases.includes(name)) throw new Error(`usage: s7-http-server.ts <${s7Cases.join('|')}>`);
+if (process.argv[1]?.endsWith('s8-http-server.ts')) {
+  const name = process.argv[2] as S8Case;
+  if (!s8Cases.includes(name)) throw new Error(`usage: s8-http-server.ts <${s8Cases.join('|')}>`);
   const port = await listen(name);
   process.stdout.write(`${JSON.stringify({ port })}\n`);
   process.stdin.setEncoding('utf8').on('data', () => {

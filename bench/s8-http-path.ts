@@ -1,23 +1,23 @@
 /**
- * S7 (server, whole HTTP path): requests/s of a framework answering `{"ok":true}`, bare and behind
+ * S8 (server, whole HTTP path): requests/s of a framework answering `{"ok":true}`, bare and behind
  * Headway's adapter for it, loaded by autocannon (its CLI, in its own process) over loopback. Each
  * case is its own server process; every rep runs each pair bare/limited in alternating order, so
  * the ratio compares the two under the same machine load. express-rate-limit on the same Express
  * app is measured for scale.
  *
- *   npm run bench -- --scenario S7 --no-write
+ *   npm run bench -- --scenario S8 --no-write
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type { Report } from './lib/report.js';
 import { fixed, int, median } from './lib/stats.js';
-import type { S7Case } from './s7-http-server.js';
+import type { S8Case } from './s8-http-server.js';
 
 const run = promisify(execFile);
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-export interface S7Options {
+export interface S8Options {
   reps: number;
   /** Seconds of load per measurement. */
   seconds: number;
@@ -26,8 +26,8 @@ export interface S7Options {
 
 interface Pair {
   name: string;
-  bare: S7Case;
-  limited: S7Case;
+  bare: S8Case;
+  limited: S8Case;
   target: number;
 }
 
@@ -46,8 +46,8 @@ interface Server {
   usage(): Promise<{ cpuUs: number; requests: number }>;
 }
 
-async function startCase(name: S7Case): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s7-http-server.ts', name], {
+async function startCase(name: S8Case): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s8-http-server.ts', name], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting: ((line: string) => void)[] = [];
@@ -63,7 +63,7 @@ async function startCase(name: S7Case): Promise<Server> {
   const next = () => new Promise<string>((resolve) => waiting.push(resolve));
   const port = await new Promise<number>((resolve, reject) => {
     next().then((line) => resolve(JSON.parse(line).port), reject);
-    child.once('exit', (code) => reject(new Error(`S7 server ${name} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`S8 server ${name} exited with ${code}`)));
   });
   const usage = async () => {
     const line = next();
@@ -82,22 +82,22 @@ async function load(port: number, seconds: number, connections: number): Promise
   );
   const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number };
   if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`S7: ${result.non2xx} non-2xx answers and ${result.errors} errors on port ${port}`);
+    throw new Error(`S8: ${result.non2xx} non-2xx answers and ${result.errors} errors on port ${port}`);
   return result['2xx'] / result.duration;
 }
 
-export async function runS7(report: Report, o: S7Options): Promise<void> {
+export async function runS8(report: Report, o: S8Options): Promise<void> {
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
-  const servers = new Map<S7Case, Server>();
+  const servers = new Map<S8Case, Server>();
   try {
     for (const name of names) servers.set(name, await startCase(name));
     // Warm-up: JIT and connection setup of every server, not measured.
     for (const name of names) await load(servers.get(name)!.port, 1, o.connections);
-    const rates = new Map<S7Case, number[]>();
+    const rates = new Map<S8Case, number[]>();
     const ratios = new Map<string, number[]>();
-    const cpu = new Map<S7Case, number[]>();
+    const cpu = new Map<S8Case, number[]>();
     /** Requests/s of one run, and the server's CPU µs per request during it. */
-    const measure = async (name: S7Case) => {
+    const measure = async (name: S8Case) => {
       const server = servers.get(name)!;
       const before = await server.usage();
       const rate = await load(server.port, o.seconds, o.connections);
@@ -109,7 +109,7 @@ export async function runS7(report: Report, o: S7Options): Promise<void> {
     for (let rep = 0; rep < o.reps; rep++) {
       for (const pair of pairs) {
         const order = rep % 2 === 0 ? [pair.bare, pair.limited] : [pair.limited, pair.bare];
-        const seen: Partial<Record<S7Case, number>> = {};
+        const seen: Partial<Record<S8Case, number>> = {};
         for (const name of order) {
           const rate = await measure(name);
           seen[name] = rate;
@@ -118,13 +118,13 @@ export async function runS7(report: Report, o: S7Options): Promise<void> {
         const ratio = seen[pair.limited]! / seen[pair.bare]!;
         ratios.set(pair.name, [...(ratios.get(pair.name) ?? []), ratio]);
         process.stderr.write(
-          `  S7 ${pair.name.padEnd(36)} bare ${int(seen[pair.bare]!)}/s, limited ${int(seen[pair.limited]!)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(pair.bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
+          `  S8 ${pair.name.padEnd(36)} bare ${int(seen[pair.bare]!)}/s, limited ${int(seen[pair.limited]!)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(pair.bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
         );
       }
     }
-    const cpuOf = (name: S7Case) => median(cpu.get(name)!);
+    const cpuOf = (name: S8Case) => median(cpu.get(name)!);
     report.table(
-      `S7: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.seconds} s per run)`,
+      `S8: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.seconds} s per run)`,
       `Medians of ${o.reps} rep(s); the ratio is the median of each rep's limited ÷ bare (measured back to back, order alternating). Each server is its own process; autocannon runs in another (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
       ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range', 'server CPU µs/req bare → limited'],
       pairs.map((p) => {
@@ -143,8 +143,8 @@ export async function runS7(report: Report, o: S7Options): Promise<void> {
       const ratio = median(ratios.get(pair.name)!);
       const erl = median(ratios.get(pairs.at(-1)!.name)!);
       report.verdict({
-        scenario: 'S7',
-        row: `S7 ${pair.name}`,
+        scenario: 'S8',
+        row: `S8 ${pair.name}`,
         headway: `${fixed(ratio, 2)}× bare (+${fixed(cpuOf(pair.limited) - cpuOf(pair.bare), 1)} µs CPU/req)`,
         bestPeer: pair.bare === 'express' ? `express-rate-limit ${fixed(erl, 2)}× bare` : '—',
         target: `≥ ${pair.target}× the bare server`,
