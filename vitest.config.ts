@@ -16,6 +16,8 @@ const timed = [
   'test/redis/eval-script.test.ts',
   'test/redis/fault.test.ts',
   'test/redis/fault-integrated.test.ts',
+  'test/redis/cluster.test.ts',
+  'test/redis/slow-oom.test.ts',
   'test/redis/batch.test.ts',
   'test/cli/serve.test.ts',
   'test/client/no-leak.test.ts',

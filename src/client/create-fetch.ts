@@ -6,10 +6,11 @@
 
 import { fullJitter } from '../core/backoff.js';
 import { defaultBurst } from '../core/token-bucket.js';
-import { InvalidCostError, RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
+import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import { CallContext } from './call-context.js';
+import { normalizeCost, settleLater } from './cost.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
 import type { KeyStats, WaitCheck } from './key-lane.js';
@@ -93,11 +94,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
     const key = resolved.key ? resolved.key(request) : request.url.origin;
     const lane = laneFor(key);
     const opts = lane.options;
-    const cost = resolved.cost ? resolved.cost(request) : 1;
-    if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0)) {
-      throw new InvalidCostError(cost, opts.burst ?? Number.POSITIVE_INFINITY);
-    }
-    if (opts.burst !== undefined && cost > opts.burst) throw new InvalidCostError(cost, opts.burst);
+    const cost = normalizeCost(resolved.cost ? resolved.cost(request) : 1, opts.burst);
     const idempotent = isIdempotent(request);
     const replayable = isReplayable(input, init);
     const call = new CallContext(key, clock, init?.signal, init?.deadlineMs ?? opts.deadlineMs);
@@ -160,7 +157,11 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
             signal,
           });
         }
-        if ((await planRetry(verdict, signal, response)) === null) return response;
+        if ((await planRetry(verdict, signal, response)) === null) {
+          if (resolved.settleCost && verdict.kind === 'answered' && response.ok)
+            settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
+          return response;
+        }
         void response.body?.cancel().catch(() => {});
       }
     } finally {

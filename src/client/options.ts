@@ -18,6 +18,7 @@ import {
   withDefaults,
 } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
+import type { Cost } from './cost.js';
 import type { RequestDescription } from './request.js';
 
 /** The transport: `fetch`'s own signature. */
@@ -65,8 +66,18 @@ export interface ClientOptions extends Partial<KeyOptions> {
   key?: (request: RequestDescription) => string;
   /** Per-key overrides of the key options. @default none */
   policyFor?: (key: string) => Partial<KeyOptions> | undefined;
-  /** Units a request costs. @default 1 */
-  cost?: (request: RequestDescription) => number;
+  /**
+   * What a request costs before it is sent: requests (a number, the unit of `rate`), or units by
+   * the names of the server's windows (`{ tokens: 430 }`; see `llmCost`). A unit left out is
+   * learned from how its window's `remaining` moves. @default 1 request
+   */
+  cost?: (request: RequestDescription) => Cost;
+  /**
+   * What an answered call actually cost (e.g. `openaiUsage`: its `usage.total_tokens`), read from
+   * a clone of the response after it was returned: a sample for the units `cost` leaves out. The
+   * hook must read or cancel the clone (an unread clone buffers the body). @default undefined
+   */
+  settleCost?: (response: Response) => Cost | undefined | Promise<Cost | undefined>;
   /** `'batch'` raises `maxRetryAfterMs` to 15 minutes and `retries` to 5. @default 'default' */
   profile?: 'default' | 'batch';
   /** Clock for every wait. @default systemClock */
@@ -115,7 +126,8 @@ export interface ResolvedClientOptions {
   fetch: FetchLike | undefined;
   key: ((request: RequestDescription) => string) | undefined;
   policyFor: ((key: string) => Partial<KeyOptions> | undefined) | undefined;
-  cost: ((request: RequestDescription) => number) | undefined;
+  cost: ((request: RequestDescription) => Cost) | undefined;
+  settleCost: ((response: Response) => Cost | undefined | Promise<Cost | undefined>) | undefined;
   store: RateLimitStore | undefined;
   clock: Clock;
   random: Random;
@@ -149,7 +161,18 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
   const profile = oneOf('profile', options.profile ?? 'default', ['default', 'batch'] as const);
-  const { fetch, key, policyFor, cost, clock, random, store, profile: _profile, ...keyOptions } = options;
+  const {
+    fetch,
+    key,
+    policyFor,
+    cost,
+    settleCost,
+    clock,
+    random,
+    store,
+    profile: _profile,
+    ...keyOptions
+  } = options;
   const base = withDefaults(
     withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}),
     keyOptions,
@@ -159,6 +182,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (key !== undefined) func('key', key);
   if (policyFor !== undefined) func('policyFor', policyFor);
   if (cost !== undefined) func('cost', cost);
+  if (settleCost !== undefined) func('settleCost', settleCost);
   if (random !== undefined) func('random', random);
   if (store !== undefined) {
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
@@ -173,6 +197,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     key,
     policyFor,
     cost,
+    settleCost,
     store,
     clock: clock ?? systemClock,
     random: random ?? Math.random,

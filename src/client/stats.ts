@@ -19,7 +19,8 @@ export interface KeyStats {
   budgetLeft: number;
   /** What the pacer knows or learned (the binding window's model). */
   learned: PacerSnapshot;
-  gate: { open: boolean; openInMs: number; reason: GateReason | null };
+  /** The key's gate now, and `closedMs`: total ms it has been closed (retry hints and outages). */
+  gate: { open: boolean; openInMs: number; reason: GateReason | null; closedMs: number };
   /** Attempts sent and not answered yet (with a `store`, also those booked and waiting for their units). */
   inFlight: number;
   /** Calls waiting for their turn. */

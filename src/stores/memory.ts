@@ -16,7 +16,7 @@
  */
 
 import { algorithms } from '../core/algorithms/index.js';
-import { type Clock, systemClock } from '../core/clock.js';
+import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import type { Decision, RateLimitStore, StoreLimit } from './store.js';
@@ -27,7 +27,7 @@ export interface MemoryStoreOptions {
   maxKeys: number;
   /** Generation lifetime: a key untouched for twice this long is dropped. @default 3_600_000 */
   idleMs: number;
-  /** The store's clock (monotonic `now()`). @default systemClock */
+  /** The store's clock (monotonic `now()`; a reading that steps back counts as no time passing). @default systemClock */
   clock: Clock;
 }
 
@@ -123,10 +123,11 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   if (positiveInteger('maxKeys', maxKeys) < 2) invalid('maxKeys', 'an integer of at least 2', maxKeys);
   positive('idleMs', idleMs);
   const generation = Math.floor(maxKeys / 2);
+  const steady = steadyNow(clock);
   let current = new Generation(generation);
   let previous = new Generation(generation);
   let sweeper: MapIterator<[string, number | number[]]> | undefined = previous.index.entries();
-  let rotatedAt = clock.now();
+  let rotatedAt = steady();
 
   const rotate = (now: number) => {
     previous = current;
@@ -173,7 +174,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   };
 
   function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
-    const now = clock.now();
+    const now = steady();
     const result = algorithms[limit.algorithm].take(read(key, now), limit, now, cost);
     write(key, now + result.expiresInMs, result.state, now);
     return result.decision;
@@ -200,13 +201,13 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     async reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }> {
       const algorithm = algorithms[limit.algorithm];
       if (!algorithm.reserve) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-      const now = clock.now();
+      const now = steady();
       const result = algorithm.reserve(read(key, now), limit, now, cost);
       write(key, now + result.expiresInMs, result.state, now);
       return { waitMs: result.waitMs };
     },
     async holdGate(key: string, ms: number): Promise<number> {
-      const now = clock.now();
+      const now = steady();
       const wanted = Math.max(0, ms);
       const closedUntil = gateUntil(key, now);
       // Return `wanted` itself when it extends the gate: `now + ms − now` is not always `ms` in floats.
@@ -215,7 +216,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       return extending ? wanted : closedUntil - now;
     },
     async gateWait(key: string): Promise<number> {
-      const now = clock.now();
+      const now = steady();
       return Math.max(0, gateUntil(key, now) - now);
     },
   };

@@ -28,6 +28,13 @@ describe('examples', () => {
     expect(out).toContain('server refused: 0');
   }, 70_000);
 
+  it('openai: the real SDK paced on its token window, none failed', async () => {
+    const out = await runExample('openai');
+    expect(out).toMatch(/30 completions at once in [\d.]+ s; 0 failed\n/);
+    const refused = Number(out.match(/server refused: (\d+)/)?.[1]);
+    expect(refused).toBeLessThanOrEqual(1);
+  }, 70_000);
+
   it('wrap-fetch and server run', async () => {
     expect(await runExample('wrap-fetch')).toContain('server refused: 0');
     const server = await runExample('server');
