@@ -18,6 +18,7 @@ const timed = [
   'test/redis/fault-integrated.test.ts',
   'test/redis/cluster.test.ts',
   'test/redis/slow-oom.test.ts',
+  'test/redis/batch.test.ts',
   'test/cli/serve.test.ts',
   'test/cli/demo.test.ts',
   'test/client/no-leak.test.ts',

@@ -60,7 +60,7 @@ export class InvalidCostError extends HeadwayError {
     super(
       'HEADWAY_INVALID_COST',
       unit === 'requests'
-        ? `Expected \`cost\` to be a positive finite number no larger than the capacity ${capacity}, got \`${cost}\` (${typeof cost}). Raise \`burst\` or lower \`cost\`.`
+        ? `Expected \`cost\` to be a positive finite number no larger than ${capacity} (the most one call can take: the policy's \`burst\`, or \`limit\` per window), got \`${cost}\` (${typeof cost}). Lower \`cost\` or raise that limit.`
         : `Expected \`cost.${unit}\` to be a positive finite number, got \`${cost}\` (${typeof cost}).`,
     );
   }
@@ -181,16 +181,20 @@ export class StoreError extends HeadwayError {
   }
 }
 
-/** A store call did not answer within `storeTimeoutMs`. */
+/**
+ * A store call did not answer in time. `option` names the setting whose timeout it was (the
+ * limiter's `storeTimeoutMs`, the Redis store's `commandTimeoutMs`, or a fixed deadline).
+ */
 export class StoreTimeoutError extends HeadwayError {
   override name = 'StoreTimeoutError' as const;
   constructor(
     readonly key: string,
     readonly timeoutMs: number,
+    readonly option: string | undefined = 'storeTimeoutMs',
   ) {
     super(
       'HEADWAY_STORE_TIMEOUT',
-      `The rate-limit store did not answer within ${timeoutMs} ms for key \`${key}\`. Raise \`storeTimeoutMs\` or check the store.`,
+      `The rate-limit store did not answer within ${timeoutMs} ms for key \`${key}\`. ${option ? `Raise \`${option}\` or check the store.` : 'Check the store.'}`,
     );
   }
 }

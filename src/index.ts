@@ -20,7 +20,6 @@ export type { BackoffOptions, Random } from './core/backoff.js';
 export { decorrelatedJitter, defaultBackoff, exponentialCeiling, fullJitter } from './core/backoff.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './core/clock.js';
-export { ManualClock } from './core/manual-clock.js';
 export type { RetryBudgetOptions, RetryBudgetState } from './core/retry-budget.js';
 export {
   budgetReserve,

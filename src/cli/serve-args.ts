@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { algorithmNames } from '../core/algorithms/index.js';
 import { oneOf } from '../core/validate.js';
-import { algorithmNames } from '../server/algorithms/index.js';
 import { dialectNames } from '../server/headers/index.js';
 import type { ServeOptions } from '../server/serve.js';
 import { numberFlag as number } from './flags.js';

@@ -11,6 +11,7 @@
  * timeout (or this module's 1 s deadline).
  */
 import type { Clock } from '../core/clock.js';
+import { withTimeout } from '../core/timeout.js';
 import type { BucketConfig, BucketState } from '../core/token-bucket.js';
 import { reserve } from '../core/token-bucket.js';
 import { StoreTimeoutError } from '../errors.js';
@@ -81,12 +82,13 @@ export class SharedQuota {
 
   async #call<T>(operation: () => Promise<T>): Promise<T | undefined> {
     if (this.degraded) return undefined;
-    const timer = new AbortController();
-    const timedOut = this.#clock.sleep(STORE_DEADLINE_MS, timer.signal).then(() => {
-      throw new StoreTimeoutError(this.#key, STORE_DEADLINE_MS);
-    });
     try {
-      const result = await Promise.race([operation(), timedOut]);
+      const result = await withTimeout(
+        operation,
+        this.#clock,
+        STORE_DEADLINE_MS,
+        () => new StoreTimeoutError(this.#key, STORE_DEADLINE_MS, undefined),
+      );
       this.#slowInARow = 0;
       return result;
     } catch (error) {
@@ -98,9 +100,6 @@ export class SharedQuota {
       if (!slow || this.#slowInARow >= SLOW_ANSWERS_FOR_DOWN)
         this.#downUntil = this.#clock.now() + RETRY_STORE_AFTER_MS;
       return undefined;
-    } finally {
-      timer.abort();
-      timedOut.catch(() => {});
     }
   }
 

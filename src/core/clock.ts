@@ -33,11 +33,6 @@ export function steadyNow(clock: Clock): () => number {
   };
 }
 
-/** Rejects at once if `signal` is already aborted. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new AbortError(signal.reason);
-}
-
 /** Longest delay `setTimeout` keeps (2³¹−1 ms, ~24.8 days); beyond it Node fires after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -4,8 +4,7 @@
  * steps back never removes tokens. The server *takes* (allow or refuse with the exact wait); the
  * client *reserves* (books the tokens now and learns exactly how long to wait).
  */
-import { InvalidCostError } from '../errors.js';
-import { positive } from './validate.js';
+import { checkCost } from './algorithms/cost.js';
 
 /** The shape of a bucket. */
 export interface BucketConfig {
@@ -51,60 +50,69 @@ export function defaultBurst(rate: number): number {
 /** Floating-point slack when comparing token counts, so `take` at the computed time succeeds. */
 const EPSILON = 1e-9;
 
-/** Validates a bucket shape; throws the one-shape option error. */
-export function validateBucket(config: BucketConfig): BucketConfig {
-  positive('capacity', config.capacity);
-  positive('refillPerSecond', config.refillPerSecond);
-  return config;
-}
-
 /** A full bucket at time `now`. */
 export function fullBucket(config: BucketConfig, now: number): BucketState {
   return { tokens: config.capacity, updatedAt: now };
 }
 
+/**
+ * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to capacity; a clock that
+ * stepped back (or did not move) changes nothing. The one refill formula.
+ */
+function tokensAt(tokens: number, updatedAt: number, config: BucketConfig, at: number): number {
+  if (!(at > updatedAt) || tokens >= config.capacity) return tokens;
+  return Math.min(config.capacity, tokens + ((at - updatedAt) * config.refillPerSecond) / 1000);
+}
+
 /** The state at `now`: refilled lazily and clamped to capacity; a clock that stepped back changes nothing. */
 export function refill(state: BucketState, config: BucketConfig, now: number): BucketState {
   if (!(now > state.updatedAt)) return state;
-  if (state.tokens >= config.capacity) return { tokens: state.tokens, updatedAt: now };
-  const tokens = Math.min(
-    config.capacity,
-    state.tokens + ((now - state.updatedAt) * config.refillPerSecond) / 1000,
-  );
-  return { tokens, updatedAt: now };
+  return { tokens: tokensAt(state.tokens, state.updatedAt, config, now), updatedAt: now };
+}
+
+/** Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost` (0 if it already does). */
+function msUntilTokens(tokens: number, updatedAt: number, config: BucketConfig, cost: number): number {
+  const need = cost - EPSILON;
+  if (tokensAt(tokens, updatedAt, config, updatedAt) >= need) return 0;
+  let ms = Math.ceil(((cost - tokens) * 1000) / config.refillPerSecond);
+  while (ms > 1 && tokensAt(tokens, updatedAt, config, updatedAt + (ms - 1)) >= need) ms--;
+  while (tokensAt(tokens, updatedAt, config, updatedAt + ms) < need) ms++;
+  return ms;
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
 export function msUntil(state: BucketState, config: BucketConfig, cost: number): number {
-  const enough = (ms: number) => refill(state, config, state.updatedAt + ms).tokens >= cost - EPSILON;
-  if (enough(0)) return 0;
-  let ms = Math.ceil(((cost - state.tokens) * 1000) / config.refillPerSecond);
-  while (ms > 1 && enough(ms - 1)) ms--;
-  while (!enough(ms)) ms++;
-  return ms;
+  return msUntilTokens(state.tokens, state.updatedAt, config, cost);
 }
 
-function checkCost(config: BucketConfig, cost: number): void {
-  if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && cost <= config.capacity)) {
-    throw new InvalidCostError(cost, config.capacity);
-  }
+/**
+ * {@link take} over the state's two numbers (what the stores keep): `tokens` as of `updatedAt`.
+ * Allocates only its result.
+ */
+export function takeTokens(
+  tokens: number,
+  updatedAt: number,
+  config: BucketConfig,
+  now: number,
+  cost = 1,
+): TakeResult {
+  checkCost(cost, config.capacity);
+  const current = tokensAt(tokens, updatedAt, config, now);
+  const at = Math.max(now, updatedAt);
+  const allowed = current >= cost - EPSILON;
+  const left = allowed ? Math.max(0, current - cost) : current;
+  return {
+    allowed,
+    state: { tokens: left, updatedAt: at },
+    remaining: Math.max(0, Math.floor(left + EPSILON)),
+    retryAfterMs: allowed ? 0 : msUntilTokens(current, at, config, cost),
+    resetMs: msUntilTokens(left, at, config, config.capacity),
+  };
 }
 
 /** Tries to remove `cost` tokens at `now`: allowed, or refused with the exact wait. */
 export function take(state: BucketState, config: BucketConfig, now: number, cost = 1): TakeResult {
-  checkCost(config, cost);
-  const current = refill(state, config, now);
-  const allowed = current.tokens >= cost - EPSILON;
-  const next = allowed
-    ? { tokens: Math.max(0, current.tokens - cost), updatedAt: current.updatedAt }
-    : current;
-  return {
-    allowed,
-    state: next,
-    remaining: Math.max(0, Math.floor(next.tokens + EPSILON)),
-    retryAfterMs: allowed ? 0 : msUntil(current, config, cost),
-    resetMs: msUntil(next, config, config.capacity),
-  };
+  return takeTokens(state.tokens, state.updatedAt, config, now, cost);
 }
 
 /**
@@ -112,7 +120,7 @@ export function take(state: BucketState, config: BucketConfig, now: number, cost
  * they are. Calls queue fairly: each reservation waits behind the tokens already owed.
  */
 export function reserve(state: BucketState, config: BucketConfig, now: number, cost = 1): Reservation {
-  checkCost(config, cost);
+  checkCost(cost, config.capacity);
   const current = refill(state, config, now);
   const waitMs = msUntil(current, config, cost);
   return { state: { tokens: current.tokens - cost, updatedAt: current.updatedAt }, waitMs };

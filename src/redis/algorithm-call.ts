@@ -1,25 +1,21 @@
+import { checkCost } from '../core/algorithms/cost.js';
+import { algorithmNames } from '../core/algorithms/names.js';
 import { oneOf, positive } from '../core/validate.js';
-import { InvalidCostError, UnsupportedAlgorithmError } from '../errors.js';
-import type { AlgorithmName, Decision, StoreLimit } from '../stores/store.js';
-import { evalScript } from './eval-script.js';
+import { UnsupportedAlgorithmError } from '../errors.js';
+import type { Decision, StoreLimit } from '../stores/store.js';
+import type { Batcher } from './batcher.js';
 import { redisKey, validateKey } from './keys.js';
 import type { RedisScriptClient } from './redis-client.js';
 import { numbers } from './reply.js';
 import { algorithmScripts } from './scripts/index.js';
-
-const ALGORITHMS: readonly AlgorithmName[] = [
-  'token-bucket',
-  'sliding-window-counter',
-  'fixed-window',
-  'sliding-log',
-  'gcra',
-];
 
 /** Where and how a store runs its scripts. */
 export interface ScriptTarget {
   client: RedisScriptClient;
   prefix: string;
   commandTimeoutMs: number;
+  /** Sends the algorithm calls of one event-loop turn in one round trip. */
+  batcher: Batcher;
 }
 
 /** A decision with the Redis time (epoch ms, fractional) the script made it at. */
@@ -37,16 +33,9 @@ export interface TimedReservation {
 }
 
 function checkLimit(limit: StoreLimit): void {
-  oneOf('algorithm', limit?.algorithm, ALGORITHMS);
+  oneOf('algorithm', limit?.algorithm, algorithmNames);
   positive('limit', limit.limit);
   positive('windowMs', limit.windowMs);
-}
-
-/** Throws {@link InvalidCostError} unless `0 < cost ≤ limit.limit` (a larger cost is never admitted). */
-function checkCost(limit: StoreLimit, cost: number): void {
-  if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && cost <= limit.limit)) {
-    throw new InvalidCostError(cost, limit.limit);
-  }
 }
 
 function keysOf(target: ScriptTarget, key: string, suffixes: readonly string[]): string[] {
@@ -64,17 +53,15 @@ async function runScript(
 ): Promise<number[]> {
   validateKey(key);
   checkLimit(limit);
-  checkCost(limit, cost);
+  checkCost(cost, limit.limit);
   const spec = algorithmScripts[limit.algorithm];
   if (mode === 'reserve' && !spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-  const reply = await evalScript(
-    target.client,
-    spec.script,
-    keysOf(target, key, spec.keys),
-    [limit.limit, limit.windowMs, cost, mode],
-    target.commandTimeoutMs,
-    key,
-  );
+  const reply = await target.batcher.run(spec.script, key, keysOf(target, key, spec.keys), [
+    limit.limit,
+    limit.windowMs,
+    cost,
+    mode,
+  ]);
   return numbers(reply, replyLength, key);
 }
 

@@ -41,7 +41,7 @@ export function evalScript(
     // runs its late timers before it reads the socket, and a reply that has already arrived is
     // not a timeout. (A promise settles once: whichever comes first wins.)
     const timer = setTimeout(
-      () => setImmediate(() => reject(new StoreTimeoutError(key, timeoutMs))),
+      () => setImmediate(() => reject(new StoreTimeoutError(key, timeoutMs, 'commandTimeoutMs'))),
       timeoutMs,
     );
     evalOnce(client, script, keys, args).then(

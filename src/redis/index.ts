@@ -2,7 +2,6 @@
  * Headway, Redis store: one atomic quota shared by many processes, for both faces.
  * @packageDocumentation
  */
-export type { Clock } from '../core/clock.js';
 export type { HeadwayErrorCode } from '../errors.js';
 export { isHeadwayError, StoreError, StoreTimeoutError, UnsupportedAlgorithmError } from '../errors.js';
 export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../stores/store.js';

@@ -1,6 +1,7 @@
 import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
 import { reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
+import { Batcher } from './batcher.js';
 import { evalScript } from './eval-script.js';
 import { redisKey, validateKey, validatePrefix } from './keys.js';
 import type { RedisScriptClient } from './redis-client.js';
@@ -46,7 +47,8 @@ function validateClient(client: unknown): RedisScriptClient {
 /**
  * A {@link RateLimitStore} on Redis: one quota shared atomically by every process that uses the
  * same Redis (and prefix), for both faces. Each operation is one Lua script run in one round trip
- * (`EVALSHA`, `EVAL` on `NOSCRIPT`), time comes from Redis `TIME` (the store takes no clock), keys
+ * (`EVALSHA`, `EVAL` on `NOSCRIPT`), and the takes and reservations made in one turn of the event
+ * loop share one round trip and one script run (on a Cluster, those of the same key), time comes from Redis `TIME` (the store takes no clock), keys
  * carry a `{key}` hash tag (Redis Cluster) and expire once they equal a fresh key.
  *
  * @example
@@ -61,10 +63,13 @@ export function redisStore(options: RedisStoreOptions): RateLimitStore {
     { ...redisStoreDefaults },
     { prefix: options?.prefix, commandTimeoutMs: options?.commandTimeoutMs },
   );
+  const client = validateClient(options?.client);
+  const commandTimeoutMs = positive('commandTimeoutMs', merged.commandTimeoutMs);
   const target: ScriptTarget = {
-    client: validateClient(options?.client),
+    client,
     prefix: validatePrefix(merged.prefix),
-    commandTimeoutMs: positive('commandTimeoutMs', merged.commandTimeoutMs),
+    commandTimeoutMs,
+    batcher: new Batcher(client, commandTimeoutMs),
   };
 
   async function gate(key: string, ms: number): Promise<number> {

@@ -2,6 +2,9 @@
  * Headway, server face: the reference rate limiter.
  * @packageDocumentation
  */
+
+export { algorithms } from '../core/algorithms/index.js';
+export type { Algorithm, AlgorithmReserve, AlgorithmState, AlgorithmTake } from '../core/algorithms/types.js';
 export type { BucketConfig, TakeResult } from '../core/token-bucket.js';
 export { take } from '../core/token-bucket.js';
 export type { MemoryStore, MemoryStoreOptions } from '../stores/memory.js';
@@ -13,8 +16,6 @@ export { fetchRateLimit, withRateLimit } from './adapters/fetch.js';
 export { honoRateLimit } from './adapters/hono.js';
 export type { NodeAdapterOptions } from './adapters/node.js';
 export { limitNodeRequest, nodeRateLimit } from './adapters/node.js';
-export { algorithms } from './algorithms/index.js';
-export type { Algorithm, AlgorithmReserve, AlgorithmState, AlgorithmTake } from './algorithms/types.js';
 export type { CorsOption, CorsOptions } from './cors.js';
 export { corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 export { dialects } from './headers/index.js';

@@ -1,4 +1,4 @@
-import { Generations } from './generations.js';
+import { Generations } from '../core/generations.js';
 
 /** Counters of one key. */
 export interface KeyMetrics {

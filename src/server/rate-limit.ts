@@ -1,9 +1,8 @@
-import { type HeadwayError, InvalidCostError, isHeadwayError, StoreError } from '../errors.js';
+import { checkCost } from '../core/algorithms/cost.js';
+import { type HeadwayError, isHeadwayError, StoreError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
-import { defaultKey } from './default-key.js';
-import { dialects } from './headers/index.js';
-import { seconds } from './headers/quota.js';
-import type { HeaderList } from './headers/types.js';
+import { answerOf } from './answer.js';
+import { defaultKeyOf } from './default-key.js';
 import { MetricsRecorder, type RateLimitMetrics } from './metrics.js';
 import type { RateLimitOptions } from './options.js';
 import type { LimitOutcome } from './outcome.js';
@@ -20,6 +19,26 @@ export interface RateLimiter {
   metrics(): RateLimitMetrics;
 }
 
+/** A decision that may already be made: a value when nothing on the way was asynchronous. */
+export type Maybe<T> = T | Promise<T>;
+
+/** True for a promise (or any thenable) rather than a value. */
+export const isPromise = <T>(value: Maybe<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/** The synchronous-when-possible `check` of each limiter `rateLimit` made (adapters use it). */
+const deciders = new WeakMap<RateLimiter, (request: LimitRequest, info: ClientInfo) => Maybe<LimitOutcome>>();
+
+/**
+ * `limiter.check(request, info)`, but without a promise when the limiter could decide at once
+ * (key, policy and cost synchronous, an in-process store): what the adapters call. It may throw
+ * where `check` would reject.
+ */
+export function decide(limiter: RateLimiter, request: LimitRequest, info: ClientInfo): Maybe<LimitOutcome> {
+  const now = deciders.get(limiter);
+  return now ? now(request, info) : limiter.check(request, info);
+}
+
 /**
  * Creates a rate limiter over Web `Request`/`Response` semantics. Options are validated here, at
  * construction (errors have code `HEADWAY_INVALID_OPTION` and say how to fix them).
@@ -34,11 +53,12 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
   const o = validateOptions(options);
   const metrics = new MetricsRecorder(o.metricsMaxKeys, o.metricsWindowMs);
   const resolved = new WeakMap<Policy, ResolvedPolicy>();
-  const keyOf = o.key ?? ((request, info) => defaultKey(request, info, o));
+  const keyOf = o.key ?? defaultKeyOf(o);
+  const answer = answerOf(o);
+  const { store } = o;
+  const observe = o.mode === 'observe';
 
-  const policyOf = async (key: string, request: LimitRequest): Promise<ResolvedPolicy> => {
-    if (!o.policyFor) return o.resolved;
-    const policy = await o.policyFor(key, request);
+  const resolve = (policy: Policy): ResolvedPolicy => {
     let known = resolved.get(policy);
     if (!known) {
       known = resolvePolicy(policy, o.algorithm, 'policyFor()');
@@ -47,67 +67,80 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
     return known;
   };
 
-  const answer = (policy: ResolvedPolicy, decision: Decision | undefined, status: 200 | 429 | 503) => {
-    const wallNowMs = o.clock.wallNow();
-    const headers: HeaderList = [...dialects[o.headers]({ policy, decision, wallNowMs })];
-    headers.push(['Date', new Date(wallNowMs).toUTCString()]);
-    if (status === 200) return { headers, body: undefined };
-    const waitMs = status === 429 && decision ? decision.retryAfterMs : 1000;
-    const retryAfterSeconds = Math.max(1, seconds(waitMs));
-    headers.push(['Retry-After', String(retryAfterSeconds)]);
-    if (o.retryAfterMsHeader) headers.push(['retry-after-ms', String(Math.ceil(waitMs))]);
-    const error = status === 429 ? 'rate_limited' : 'rate_limiter_unavailable';
-    return { headers, body: JSON.stringify({ error, retryAfterSeconds, policy: policy.name }) };
-  };
-
-  return {
-    async check(request, info = {}) {
-      const key = await keyOf(request, info);
-      const policy = await policyOf(key, request);
-      const cost = o.cost(request);
-      if (!(Number.isFinite(cost) && cost > 0 && cost <= policy.limit.limit)) {
-        throw new InvalidCostError(cost, policy.limit.limit);
-      }
-      let decision: Decision | undefined;
-      let storeError: HeadwayError | undefined;
+  const settle = (
+    key: string,
+    policy: ResolvedPolicy,
+    decision: Decision | undefined,
+    storeError: HeadwayError | undefined,
+  ): LimitOutcome => {
+    if (storeError) metrics.storeError();
+    const wouldRefuse = decision !== undefined && !decision.allowed;
+    const failClosed = !decision && !observe && (policy.failClosed || o.onStoreError === 'closed');
+    const status = failClosed ? 503 : wouldRefuse && !observe ? 429 : 200;
+    if (decision)
+      metrics.record(key, decision.allowed ? 'allowed' : observe ? 'wouldRefuse' : 'refused', o.clock.now());
+    const { headers, body } = answer(policy, decision, status);
+    const outcome: LimitOutcome = {
+      allowed: status === 200,
+      status,
+      key,
+      policy,
+      decision,
+      wouldRefuse: wouldRefuse && observe,
+      storeError,
+      headers,
+      body,
+    };
+    if (o.onDecision) {
       try {
-        decision = await callStore(
-          key,
-          () => o.store.take(key, policy.limit, cost),
-          o.clock,
-          o.storeTimeoutMs,
-        );
-      } catch (error) {
-        storeError = isHeadwayError(error) ? error : new StoreError(key, error);
-        metrics.storeError();
-      }
-      const observe = o.mode === 'observe';
-      const wouldRefuse = decision !== undefined && !decision.allowed;
-      const failClosed = !decision && !observe && (policy.failClosed || o.onStoreError === 'closed');
-      const status = failClosed ? 503 : wouldRefuse && !observe ? 429 : 200;
-      if (decision)
-        metrics.record(
-          key,
-          decision.allowed ? 'allowed' : observe ? 'wouldRefuse' : 'refused',
-          o.clock.now(),
-        );
-      const outcome: LimitOutcome = {
-        allowed: status === 200,
-        status,
-        key,
-        policy,
-        decision,
-        wouldRefuse: wouldRefuse && observe,
-        storeError,
-        ...answer(policy, decision, status),
-      };
-      try {
-        o.onDecision?.({ ...outcome, policy: policy.name });
+        o.onDecision({ ...outcome, policy: policy.name });
       } catch {
         // A metrics hook must never break the request it observes.
       }
-      return outcome;
+    }
+    return outcome;
+  };
+
+  const asStoreError = (key: string, error: unknown) =>
+    isHeadwayError(error) ? error : new StoreError(key, error);
+
+  const withPolicy = (key: string, policy: ResolvedPolicy, request: LimitRequest): Maybe<LimitOutcome> => {
+    const cost = o.cost(request);
+    checkCost(cost, policy.limit.limit);
+    if (store.takeNow) {
+      let decision: Decision;
+      try {
+        decision = store.takeNow(key, policy.limit, cost);
+      } catch (error) {
+        return settle(key, policy, undefined, asStoreError(key, error));
+      }
+      return settle(key, policy, decision, undefined);
+    }
+    return callStore(key, () => store.take(key, policy.limit, cost), o.clock, o.storeTimeoutMs).then(
+      (decision) => settle(key, policy, decision, undefined),
+      (error: unknown) => settle(key, policy, undefined, asStoreError(key, error)),
+    );
+  };
+
+  const withKey = (key: string, request: LimitRequest): Maybe<LimitOutcome> => {
+    if (!o.policyFor) return withPolicy(key, o.resolved, request);
+    const policy = o.policyFor(key, request);
+    return isPromise(policy)
+      ? policy.then((p) => withPolicy(key, resolve(p), request))
+      : withPolicy(key, resolve(policy), request);
+  };
+
+  const decideNow = (request: LimitRequest, info: ClientInfo): Maybe<LimitOutcome> => {
+    const key = keyOf(request, info);
+    return isPromise(key) ? key.then((k) => withKey(k, request)) : withKey(key, request);
+  };
+
+  const limiter: RateLimiter = {
+    async check(request, info = {}) {
+      return decideNow(request, info);
     },
     metrics: () => metrics.snapshot(o.clock.now()),
   };
+  deciders.set(limiter, decideNow);
+  return limiter;
 }

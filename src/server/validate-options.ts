@@ -1,3 +1,4 @@
+import { algorithmNames } from '../core/algorithms/index.js';
 import {
   func,
   invalid,
@@ -9,7 +10,6 @@ import {
 } from '../core/validate.js';
 import { memoryStore } from '../stores/memory.js';
 import type { RateLimitStore } from '../stores/store.js';
-import { algorithmNames } from './algorithms/index.js';
 import { dialectNames } from './headers/index.js';
 import { type RateLimitOptions, rateLimitDefaults } from './options.js';
 import { type ResolvedPolicy, resolvePolicy } from './policy.js';

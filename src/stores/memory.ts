@@ -1,9 +1,9 @@
 /**
  * The in-process store: every algorithm, bounded memory.
  *
- * Each key holds one flat number array `[expiresAt, ...algorithmState]` (three numbers for most
- * algorithms). Keys live in two generations of `Map`s, as in hashlru/quick-lru — an approximate
- * least-recently-used cache with O(1) work per call (evicting from the front of one big `Map`
+ * Each key holds `[expiresAt, ...algorithmState]` (three numbers for most algorithms) in a
+ * `Float64Array` slab of its generation, found through a `Map` from key to slot. Keys live in two
+ * generations, as in hashlru/quick-lru — an approximate least-recently-used cache with O(1) work per call (evicting from the front of one big `Map`
  * would rescan its deleted slots on every call):
  * - new and touched keys go to the current generation; when it holds `maxKeys / 2` keys it
  *   becomes the previous generation and the old previous one is dropped, so at most `maxKeys`
@@ -14,10 +14,11 @@
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace.
  */
+
+import { algorithms } from '../core/algorithms/index.js';
 import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
-import { algorithms } from '../server/algorithms/index.js';
 import type { Decision, RateLimitStore, StoreLimit } from './store.js';
 
 /** Options of {@link memoryStore}. */
@@ -49,21 +50,70 @@ export const memoryStoreDefaults: MemoryStoreOptions = {
 const SWEEP = 2;
 /** Namespace of gate keys, so a gate never collides with a limit of the same key. */
 const GATE = '\u0000gate\u0000';
+/** Widest entry (`expiresAt` + state numbers) kept in a slab; wider ones (sliding log) are arrays. */
+const SLAB_WIDTH = 4;
+/** Reused state views by length, so reading a slab entry allocates nothing (algorithms do not keep them). */
+const views: number[][] = Array.from({ length: SLAB_WIDTH }, (_, n) => new Array<number>(n).fill(0));
 
 /**
- * `[expiresAt, ...state]` as an array literal, so V8 keeps the numbers unboxed in one double array
- * (a spread would box each number: about 300 instead of about 170 heap bytes per key, key included).
+ * One generation: a `Map` from key to a reference into a `Float64Array` slab per entry width
+ * (`slot · 4 + width − 1`, a small integer V8 keeps unboxed), so an entry costs its map slot and
+ * 8 bytes per number, no object of its own. Entries wider than {@link SLAB_WIDTH} are arrays.
  */
-function pack(expiresAt: number, state: readonly number[]): number[] {
-  switch (state.length) {
-    case 1:
-      return [expiresAt, state[0]!];
-    case 2:
-      return [expiresAt, state[0]!, state[1]!];
-    case 3:
-      return [expiresAt, state[0]!, state[1]!, state[2]!];
-    default:
-      return [expiresAt].concat(state);
+class Generation {
+  readonly index = new Map<string, number | number[]>();
+  readonly #slabs: Float64Array[] = [];
+  readonly #used: number[] = [];
+
+  /** @param generation most keys this generation will hold (slabs grow up to it, then as needed). */
+  constructor(readonly generation: number) {}
+
+  /** The entry's `expiresAt`. */
+  expiresAt(ref: number | number[]): number {
+    if (typeof ref !== 'number') return ref[0]!;
+    return this.#slabs[(ref & 3) + 1]![(ref >>> 2) * ((ref & 3) + 1)]!;
+  }
+
+  /** The entry's state (a reused view for slab entries: read it before the next call). */
+  state(ref: number | number[]): readonly number[] {
+    if (typeof ref !== 'number') return ref.slice(1);
+    const width = (ref & 3) + 1;
+    const slab = this.#slabs[width]!;
+    const at = (ref >>> 2) * width;
+    const view = views[width - 1]!;
+    for (let i = 1; i < width; i++) view[i - 1] = slab[at + i]!;
+    return view;
+  }
+
+  /** Writes the entry of `key`, over its old slot when it has one of the same width. */
+  write(key: string, old: number | number[] | undefined, expiresAt: number, state: readonly number[]): void {
+    const width = state.length + 1;
+    if (width > SLAB_WIDTH) {
+      this.index.set(key, [expiresAt].concat(state));
+      return;
+    }
+    let ref = old;
+    if (typeof ref !== 'number' || (ref & 3) + 1 !== width) {
+      ref = this.#allocate(width);
+      this.index.set(key, ref);
+    }
+    const slab = this.#slabs[width]!;
+    const at = (ref >>> 2) * width;
+    slab[at] = expiresAt;
+    for (let i = 1; i < width; i++) slab[at + i] = state[i - 1]!;
+  }
+
+  #allocate(width: number): number {
+    const slot = this.#used[width] ?? 0;
+    let slab = this.#slabs[width];
+    if (!slab || (slot + 1) * width > slab.length) {
+      const slots = Math.max(slot + 1, Math.min(Math.max(64, slot * 2), this.generation));
+      const grown = new Float64Array(slots * width);
+      if (slab) grown.set(slab);
+      this.#slabs[width] = slab = grown;
+    }
+    this.#used[width] = slot + 1;
+    return slot * 4 + width - 1;
   }
 }
 
@@ -74,72 +124,100 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   positive('idleMs', idleMs);
   const generation = Math.floor(maxKeys / 2);
   const steady = steadyNow(clock);
-  let current = new Map<string, number[]>();
-  let previous = new Map<string, number[]>();
-  let sweeper = previous.entries();
+  let current = new Generation(generation);
+  let previous = new Generation(generation);
+  let sweeper: MapIterator<[string, number | number[]]> | undefined = previous.index.entries();
   let rotatedAt = steady();
 
   const rotate = (now: number) => {
     previous = current;
-    current = new Map();
-    sweeper = previous.entries();
+    current = new Generation(generation);
+    sweeper = previous.index.entries();
     rotatedAt = now;
   };
   const tick = (now: number) => {
     if (now - rotatedAt >= idleMs) rotate(now);
+    if (!sweeper) return;
     for (let i = 0; i < SWEEP; i++) {
       const next = sweeper.next();
-      if (next.done) break;
-      if (now >= next.value[1][0]!) previous.delete(next.value[0]);
+      if (next.done) {
+        sweeper = undefined; // swept through: nothing left to inspect until the next rotation
+        return;
+      }
+      if (now >= previous.expiresAt(next.value[1])) previous.index.delete(next.value[0]);
     }
   };
-  const read = (key: string, now: number): number[] | undefined => {
+  /** The state of `key` (`undefined` when fresh) and, for the write, its current-generation slot. */
+  let found: number | number[] | undefined;
+  const read = (key: string, now: number): readonly number[] | undefined => {
     tick(now);
-    return current.get(key) ?? previous.get(key);
+    found = current.index.get(key);
+    if (found !== undefined) return current.state(found);
+    const old = previous.index.get(key);
+    return old === undefined ? undefined : previous.state(old);
   };
-  const write = (key: string, entry: number[], now: number) => {
-    if (!current.has(key)) {
-      previous.delete(key);
-      if (current.size >= generation) rotate(now);
+  /** Writes `key` after {@link read} of the same key. */
+  const write = (key: string, expiresAt: number, state: readonly number[], now: number) => {
+    if (found === undefined) {
+      previous.index.delete(key);
+      if (current.index.size >= generation) rotate(now);
     }
-    current.set(key, entry);
+    current.write(key, found, expiresAt, state);
   };
+
+  /** When `key`'s gate opens (`now` when open); a gate entry is just its `expiresAt`. */
+  const gateUntil = (key: string, now: number): number => {
+    read(GATE + key, now);
+    if (found !== undefined) return current.expiresAt(found);
+    const old = previous.index.get(GATE + key);
+    return old === undefined ? now : previous.expiresAt(old);
+  };
+
+  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
+    const now = steady();
+    const result = algorithms[limit.algorithm].take(read(key, now), limit, now, cost);
+    write(key, now + result.expiresInMs, result.state, now);
+    return result.decision;
+  }
 
   return {
     get size() {
-      return current.size + previous.size;
+      return current.index.size + previous.index.size;
     },
     clear: () => {
-      current.clear();
-      previous.clear();
+      current = new Generation(generation);
+      previous = new Generation(generation);
+      sweeper = previous.index.entries();
     },
-    async take(key: string, limit: StoreLimit, cost: number): Promise<Decision> {
-      const now = steady();
-      const entry = read(key, now);
-      const result = algorithms[limit.algorithm].take(entry?.slice(1), limit, now, cost);
-      write(key, pack(now + result.expiresInMs, result.state), now);
-      return result.decision;
+    takeNow,
+    take(key: string, limit: StoreLimit, cost: number): Promise<Decision> {
+      // Not `async`: a settled promise of the synchronous answer is cheaper than an async frame.
+      try {
+        return Promise.resolve(takeNow(key, limit, cost));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     async reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }> {
       const algorithm = algorithms[limit.algorithm];
       if (!algorithm.reserve) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
       const now = steady();
-      const result = algorithm.reserve(read(key, now)?.slice(1), limit, now, cost);
-      write(key, pack(now + result.expiresInMs, result.state), now);
+      const result = algorithm.reserve(read(key, now), limit, now, cost);
+      write(key, now + result.expiresInMs, result.state, now);
       return { waitMs: result.waitMs };
     },
     async holdGate(key: string, ms: number): Promise<number> {
       const now = steady();
       const wanted = Math.max(0, ms);
-      const closedUntil = read(GATE + key, now)?.[0] ?? now;
+      const closedUntil = gateUntil(key, now);
       // Return `wanted` itself when it extends the gate: `now + ms − now` is not always `ms` in floats.
       const extending = now + wanted >= closedUntil;
-      write(GATE + key, [extending ? now + wanted : closedUntil], now);
+      write(GATE + key, extending ? now + wanted : closedUntil, [], now);
       return extending ? wanted : closedUntil - now;
     },
     async gateWait(key: string): Promise<number> {
       const now = steady();
-      return Math.max(0, (read(GATE + key, now)?.[0] ?? now) - now);
+      return Math.max(0, gateUntil(key, now) - now);
     },
   };
 }

@@ -4,13 +4,9 @@
  * processes whose clocks disagree still share one quota exactly.
  */
 
-/** Limiting algorithms. */
-export type AlgorithmName =
-  | 'token-bucket'
-  | 'sliding-window-counter'
-  | 'fixed-window'
-  | 'sliding-log'
-  | 'gcra';
+import type { AlgorithmName } from '../core/algorithms/names.js';
+
+export type { AlgorithmName };
 
 /**
  * A limit as a store applies it: `limit` units per `windowMs`.
@@ -42,6 +38,12 @@ export interface Decision {
 export interface RateLimitStore {
   /** Server face: atomically take `cost` units for `key` if they are there, else refuse. */
   take(key: string, limit: StoreLimit, cost: number): Promise<Decision>;
+  /**
+   * Optional, for in-process stores: `take`, answered at once (no I/O). The limiter calls it
+   * instead of `take` when present, with no timeout race and no promise per decision; it must
+   * decide exactly as `take` does, and may throw where `take` would reject.
+   */
+  takeNow?(key: string, limit: StoreLimit, cost: number): Decision;
   /**
    * Client face: atomically book `cost` units for `key` now (token bucket or GCRA) even if they are
    * not there yet, and return how long to wait until they are. Never refuses.

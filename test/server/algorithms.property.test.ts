@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { algorithms } from '../../src/server/algorithms/index.js';
-import type { AlgorithmState } from '../../src/server/algorithms/types.js';
+import { algorithms } from '../../src/core/algorithms/index.js';
+import type { AlgorithmState } from '../../src/core/algorithms/types.js';
 import type { AlgorithmName } from '../../src/stores/store.js';
 import { bounds } from './bounds.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { clientIp } from '../../src/server/client-ip.js';
-import { defaultKey } from '../../src/server/default-key.js';
+import { defaultKeyOf } from '../../src/server/default-key.js';
 import { ipIdentity } from '../../src/server/ip-group.js';
 import { rateLimit } from '../../src/server/rate-limit.js';
 
@@ -29,12 +29,27 @@ describe('default key', () => {
   });
 
   it('keys API clients by a hash of their credential, never the secret itself', () => {
-    const bearer = defaultKey(req({ authorization: 'Bearer s3cret' }), { ip: '1.2.3.4' }, options);
-    const apiKey = defaultKey(req({ 'x-api-key': 's3cret' }), { ip: '5.6.7.8' }, options);
+    const defaultKey = defaultKeyOf(options);
+    const bearer = defaultKey(req({ authorization: 'Bearer s3cret' }), { ip: '1.2.3.4' });
+    const apiKey = defaultKey(req({ 'x-api-key': 's3cret' }), { ip: '5.6.7.8' });
     expect(bearer).toMatch(/^key:[0-9a-f]{32}$/);
     expect(bearer).toBe(apiKey);
     expect(bearer).not.toContain('s3cret');
-    expect(defaultKey(req({ authorization: 'Basic abc' }), { ip: '1.2.3.4' }, options)).toBe('ip:1.2.3.4');
+    expect(defaultKey(req({ authorization: 'Basic abc' }), { ip: '1.2.3.4' })).toBe('ip:1.2.3.4');
+  });
+
+  it('gives a returning client the same key from its cache, and a new client its own', () => {
+    const defaultKey = defaultKeyOf({ trustProxy: 1, ipv6Prefix: 56 });
+    const forwarded = (ip: string) => req({ 'x-forwarded-for': ip });
+    const first = defaultKey(forwarded('2001:db8:1:2ff::1'), { ip: '10.0.0.1' });
+    expect(defaultKey(forwarded('2001:db8:1:2ff::1'), { ip: '10.0.0.1' })).toBe(first);
+    expect(first).toBe('ip:2001:db8:1:200::/56');
+    for (let i = 0; i < 3000; i++) defaultKey(forwarded(`192.0.2.${i % 256}`), { ip: `10.0.${i >> 8}.1` });
+    expect(defaultKey(forwarded('2001:db8:1:2ff::1'), { ip: '10.0.0.1' })).toBe(first);
+    expect(defaultKey(forwarded('198.51.100.3'), { ip: '10.0.0.1' })).toBe('ip:198.51.100.3');
+    const a = defaultKey(req({ 'x-api-key': 'a' }), {});
+    expect(defaultKey(req({ 'x-api-key': 'b' }), {})).not.toBe(a);
+    expect(defaultKey(req({ 'x-api-key': 'a' }), {})).toBe(a);
   });
 
   it('groups IPv6 by prefix and unwraps IPv4-mapped addresses', () => {
@@ -46,6 +61,6 @@ describe('default key', () => {
     expect(ipIdentity('fe80::1%eth0', 16)).toBe('fe80::/16');
     expect(ipIdentity('[2001:db8::1]', 32)).toBe('2001:db8::/32');
     expect(ipIdentity(undefined, 56)).toBe('unknown');
-    expect(defaultKey(req(), { ip: '::ffff:192.0.2.1' }, options)).toBe('ip:192.0.2.1');
+    expect(defaultKeyOf(options)(req(), { ip: '::ffff:192.0.2.1' })).toBe('ip:192.0.2.1');
   });
 });

@@ -6,15 +6,17 @@
  *
  * argv: url prefix key limit windowMs durationMs concurrency algorithm…
  */
+
 import { Redis } from 'ioredis';
 import { takeOnRedis } from '../../src/redis/algorithm-call.js';
+import { Batcher } from '../../src/redis/batcher.js';
 import type { AlgorithmName } from '../../src/stores/store.js';
 
 const [url, prefix, key, limitText, windowText, durationText, concurrencyText, ...algorithms] =
   process.argv.slice(2);
 const client = new Redis(url!, { enableOfflineQueue: false, lazyConnect: true });
 await client.connect();
-const target = { client, prefix: prefix!, commandTimeoutMs: 2000 };
+const target = { client, prefix: prefix!, commandTimeoutMs: 2000, batcher: new Batcher(client, 2000) };
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();

@@ -2,7 +2,7 @@ import { defineScript } from '../lua-script.js';
 import { PRELUDE } from './prelude.js';
 
 /**
- * GCRA (TAT-based), mirroring `src/server/algorithms/gcra.ts`.
+ * GCRA (TAT-based), mirroring `src/core/algorithms/gcra.ts`.
  *
  * - KEYS[1]: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
  * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).

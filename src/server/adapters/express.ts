@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { nodeRequest } from '../node-request.js';
-import type { RateLimiter } from '../rate-limit.js';
+import type { LimitOutcome } from '../outcome.js';
+import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
 
 /**
  * Express middleware. The client IP is the socket's (`trustProxy` of the limiter decides about
@@ -9,23 +10,30 @@ import type { RateLimiter } from '../rate-limit.js';
  * `cors` sends CORS headers and answers preflights with `204`, uncounted.
  */
 export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOption } = {}): RequestHandler {
-  return (req, res, next) => {
+  const { cors } = options;
+  return function expressRateLimitMiddleware(req, res, next) {
+    let outcome: LimitOutcome | Promise<LimitOutcome>;
     const request = nodeRequest(req);
-    if (isPreflight(options.cors, request)) {
-      res
-        .status(204)
-        .set(Object.fromEntries(preflightHeaders(options.cors, request)))
-        .end();
-      return;
-    }
-    limiter.check(request, { ip: req.socket.remoteAddress }).then((outcome) => {
-      for (const [name, value] of [
-        ...outcome.headers,
-        ...corsHeaders(options.cors, request, outcome.headers),
-      ])
-        res.setHeader(name, value);
+    const answer = (outcome: LimitOutcome) => {
+      const { headers } = outcome;
+      for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+      if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
       if (outcome.allowed) return next();
       res.status(outcome.status).type('application/json').send(outcome.body);
-    }, next);
+    };
+    try {
+      if (cors && isPreflight(cors, request)) {
+        res
+          .status(204)
+          .set(Object.fromEntries(preflightHeaders(cors, request)))
+          .end();
+        return;
+      }
+      outcome = decide(limiter, request, { ip: req.socket.remoteAddress });
+    } catch (error) {
+      return next(error);
+    }
+    if (isPromise(outcome)) outcome.then(answer, next);
+    else answer(outcome);
   };
 }

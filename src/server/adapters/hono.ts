@@ -1,35 +1,47 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { refusalResponse } from '../outcome.js';
-import type { RateLimiter } from '../rate-limit.js';
+import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
+import { nodeServerEnv, nodeServerIp, setOnOutgoing } from './node-server-env.js';
 
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `undefined`. */
-function nodeServerIp(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress;
+function socketIp(c: Context): string | undefined {
+  return nodeServerIp(c.env);
 }
 
 /**
  * Hono middleware. `ip` reads the client address for your runtime (default: `@hono/node-server`'s
- * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). `cors` sends CORS headers and
- * answers preflights with `204`, uncounted.
+ * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). Under `@hono/node-server` the
+ * headers go on the node response underneath; elsewhere they are set before the handler runs (so
+ * `c.json()` and friends build the response with them, at no extra copy) and again on a response
+ * the handler built itself. `cors` sends CORS headers and answers preflights with `204`, uncounted.
  */
 export function honoRateLimit(
   limiter: RateLimiter,
   options: { ip?: (c: Context) => string | undefined; cors?: CorsOption } = {},
 ): MiddlewareHandler {
-  const ipOf = options.ip ?? nodeServerIp;
-  return async (c, next) => {
+  const ipOf = options.ip ?? socketIp;
+  const { cors } = options;
+  return async function honoRateLimitMiddleware(c, next) {
     const request = c.req.raw;
-    if (isPreflight(options.cors, request))
-      return new Response(null, { status: 204, headers: preflightHeaders(options.cors, request) });
-    const checked = await limiter.check(request, { ip: ipOf(c) });
-    const outcome = {
-      ...checked,
-      headers: [...checked.headers, ...corsHeaders(options.cors, request, checked.headers)],
-    };
+    if (cors && isPreflight(cors, request))
+      return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
+    const pending = decide(limiter, request, { ip: ipOf(c) });
+    const decided = isPromise(pending) ? await pending : pending;
+    const outcome = cors
+      ? { ...decided, headers: [...decided.headers, ...corsHeaders(cors, request, decided.headers)] }
+      : decided;
     if (!outcome.allowed) return refusalResponse(outcome);
+    const { headers } = outcome;
+    const env = nodeServerEnv(c.env);
+    if (env) {
+      setOnOutgoing(env, headers);
+      return next();
+    }
+    for (const [name, value] of headers) c.header(name, value);
     await next();
-    for (const [name, value] of outcome.headers) c.header(name, value);
+    const first = headers[0];
+    if (first && c.res.headers.get(first[0]) === null)
+      for (const [name, value] of headers) c.header(name, value);
   };
 }

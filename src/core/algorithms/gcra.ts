@@ -29,7 +29,7 @@ function remainingAt(base: number, now: number, limit: StoreLimit): number {
 /** The GCRA algorithm. */
 export const gcra: Algorithm = {
   take(state, limit, now, cost) {
-    checkCost(limit, cost);
+    checkCost(cost, limit.limit);
     const interval = limit.windowMs / limit.limit;
     const base = tatOf(state, now);
     const newTat = base + interval * cost;
@@ -52,7 +52,7 @@ export const gcra: Algorithm = {
     };
   },
   reserve(state, limit, now, cost) {
-    checkCost(limit, cost);
+    checkCost(cost, limit.limit);
     const newTat = tatOf(state, now) + (limit.windowMs / limit.limit) * cost;
     const waitMs = exactWait(
       newTat - now - limit.windowMs,

@@ -20,7 +20,7 @@ import type { Algorithm } from './types.js';
 /** The sliding-log algorithm. */
 export const slidingLog: Algorithm = {
   take(state, limit, now, cost) {
-    checkCost(limit, cost);
+    checkCost(cost, limit.limit);
     const log: number[] = [];
     let sum = 0;
     for (let i = 0; state && i + 1 < state.length; i += 2) {

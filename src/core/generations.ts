@@ -18,6 +18,16 @@ export class Generations<V> {
     return old;
   }
 
+  /** The value of `key`, computed by `make` (and remembered) when not held. */
+  getOrSet(key: string, make: (key: string) => V): V {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = make(key);
+      this.set(key, value);
+    }
+    return value;
+  }
+
   /** Sets `key` in the current generation, rotating generations when it is full. */
   set(key: string, value: V): void {
     if (!this.#current.has(key)) {

@@ -19,7 +19,7 @@ import type { Algorithm } from './types.js';
 /** The fixed-window algorithm. */
 export const fixedWindow: Algorithm = {
   take(state, limit, now, cost) {
-    checkCost(limit, cost);
+    checkCost(cost, limit.limit);
     const start = Math.floor(now / limit.windowMs) * limit.windowMs;
     const used = state && state.length === 2 && state[0] === start ? state[1]! : 0;
     const allowed = used + cost <= limit.limit + EPSILON;

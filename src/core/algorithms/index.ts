@@ -1,6 +1,6 @@
-import type { AlgorithmName } from '../../stores/store.js';
 import { fixedWindow } from './fixed-window.js';
 import { gcra } from './gcra.js';
+import type { AlgorithmName } from './names.js';
 import { slidingLog } from './sliding-log.js';
 import { slidingWindowCounter } from './sliding-window-counter.js';
 import { tokenBucket } from './token-bucket.js';
@@ -15,5 +15,4 @@ export const algorithms: Readonly<Record<AlgorithmName, Algorithm>> = {
   'sliding-log': slidingLog,
 };
 
-/** Every algorithm name, in documentation order. */
-export const algorithmNames = Object.keys(algorithms) as AlgorithmName[];
+export { algorithmNames } from './names.js';

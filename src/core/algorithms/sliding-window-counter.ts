@@ -49,7 +49,7 @@ function estimatedWait(state: AlgorithmState, limit: StoreLimit, now: number, co
 /** The sliding-window-counter algorithm. */
 export const slidingWindowCounter: Algorithm = {
   take(state, limit, now, cost) {
-    checkCost(limit, cost);
+    checkCost(cost, limit.limit);
     const [start, current, previous] = counts(state, limit, now);
     const seen = estimate(state, limit, now);
     const allowed = seen + cost <= limit.limit + EPSILON;

@@ -10,8 +10,9 @@
  *
  * Bound: over any interval of t ms, admitted cost ≤ `limit + limit · t / windowMs` (burst + rate·t).
  */
-import { type BucketConfig, type BucketState, fullBucket, reserve, take } from '../../core/token-bucket.js';
+
 import type { StoreLimit } from '../../stores/store.js';
+import { type BucketConfig, type BucketState, fullBucket, reserve, takeTokens } from '../token-bucket.js';
 import type { Algorithm, AlgorithmState } from './types.js';
 
 function config(limit: StoreLimit): BucketConfig {
@@ -26,7 +27,8 @@ function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketS
 export const tokenBucket: Algorithm = {
   take(state, limit, now, cost) {
     const bucket = config(limit);
-    const result = take(load(state, bucket, now), bucket, now, cost);
+    const fresh = !(state && state.length === 2);
+    const result = takeTokens(fresh ? limit.limit : state[0]!, fresh ? now : state[1]!, bucket, now, cost);
     return {
       decision: {
         allowed: result.allowed,

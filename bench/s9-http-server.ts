@@ -1,0 +1,114 @@
+/**
+ * S9 server: run as `node --import tsx bench/s9-http-server.ts <case>`; listens on a free loopback
+ * port, prints `{ port }` as JSON, and answers `{"ok":true}` until killed. Each case is a framework
+ * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
+ * behind express-rate-limit (its README setup) for scale. The limit is never reached, so the cost
+ * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
+ * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
+ * compute CPU per request for one measurement.
+ */
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import { rateLimit as expressRateLimitPeer } from 'express-rate-limit';
+import { Hono } from 'hono';
+import {
+  expressRateLimit,
+  honoRateLimit,
+  nodeRateLimit,
+  rateLimit,
+  withRateLimit,
+} from '../src/server/index.js';
+
+export const s9Cases = [
+  'node',
+  'node+headway',
+  'fetch',
+  'fetch+headway',
+  'hono',
+  'hono+headway',
+  'express',
+  'express+headway',
+  'express+erl',
+] as const;
+export type S9Case = (typeof s9Cases)[number];
+
+const body = '{"ok":true}';
+const limiter = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
+
+function nodeListener(): RequestListener {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  };
+}
+
+function fetchHandler(): (request: Request) => Response {
+  return () => new Response(body, { headers: { 'content-type': 'application/json' } });
+}
+
+function honoApp(limited: boolean): Hono {
+  const app = new Hono();
+  if (limited) app.use(honoRateLimit(limiter()));
+  app.get('/', (c) => c.json({ ok: true }));
+  return app;
+}
+
+function expressApp(limiter: 'none' | 'headway' | 'erl'): express.Express {
+  const app = express();
+  if (limiter === 'headway') app.use(expressRateLimit(rateLimit({ policy: { rate: 1e9, burst: 1e9 } })));
+  if (limiter === 'erl') app.use(expressRateLimitPeer({ windowMs: 60_000, limit: 1e9 }));
+  app.get('/', (_req, res) => {
+    res.json({ ok: true });
+  });
+  return app;
+}
+
+let served = 0;
+
+async function listen(name: S9Case): Promise<number> {
+  const onNode = (listener: RequestListener) =>
+    new Promise<number>((resolve) => {
+      const server = createServer(listener);
+      server.on('request', () => served++);
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const onHonoServer = (fetch: (request: Request) => Response | Promise<Response>) =>
+    new Promise<number>((resolve) => {
+      const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
+      server.on('request', () => served++);
+    });
+  switch (name) {
+    case 'node':
+      return onNode(nodeListener());
+    case 'node+headway':
+      return onNode(nodeRateLimit(limiter(), nodeListener()));
+    case 'fetch':
+      return onHonoServer(fetchHandler());
+    case 'fetch+headway':
+      return onHonoServer(withRateLimit(limiter(), fetchHandler()));
+    case 'hono':
+      return onHonoServer(honoApp(false).fetch);
+    case 'hono+headway':
+      return onHonoServer(honoApp(true).fetch);
+    case 'express':
+      return onNode(expressApp('none'));
+    case 'express+headway':
+      return onNode(expressApp('headway'));
+    case 'express+erl':
+      return onNode(expressApp('erl'));
+  }
+}
+
+if (process.argv[1]?.endsWith('s9-http-server.ts')) {
+  const name = process.argv[2] as S9Case;
+  if (!s9Cases.includes(name)) throw new Error(`usage: s9-http-server.ts <${s9Cases.join('|')}>`);
+  const port = await listen(name);
+  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  process.stdin.setEncoding('utf8').on('data', () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ cpuUs: user + system, requests: served })}\n`);
+  });
+  // Exit cleanly when stopped, so `--cpu-prof` profiles are written.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0));
+}

@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderList } from '../headers/types.js';
+
+/** What `@hono/node-server` passes as a fetch handler's second argument (Hono's `c.env`). */
+export interface NodeServerEnv {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
+
+/** The client address in `@hono/node-server`'s env (`incoming.socket`), else `undefined`. */
+export function nodeServerIp(env: unknown): string | undefined {
+  return (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
+    ?.remoteAddress;
+}
+
+/** `env` when it is `@hono/node-server`'s `{ incoming, outgoing }`, else `undefined`. */
+export function nodeServerEnv(env: unknown): NodeServerEnv | undefined {
+  const candidate = env as Partial<NodeServerEnv> | undefined;
+  return typeof candidate?.outgoing?.setHeader === 'function' && candidate.incoming?.socket
+    ? (candidate as NodeServerEnv)
+    : undefined;
+}
+
+/**
+ * Sets `headers` on the node response underneath: `@hono/node-server` answers with
+ * `outgoing.writeHead(status, headers)`, which keeps headers already set, so the Web `Response`
+ * is never copied or given a `Headers` object just for the rate-limit fields.
+ */
+export function setOnOutgoing(env: NodeServerEnv, headers: HeaderList): void {
+  for (let i = 0; i < headers.length; i++) env.outgoing.setHeader(headers[i]![0], headers[i]![1]);
+}
