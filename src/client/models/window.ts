@@ -17,7 +17,9 @@
  * unit's share of the window (`windowMs / limit`, plus 2 ms of clock slack) after the ledger says
  * they are back: a count that creeps back at `limit` per window (a sliding window counter) admits
  * that send, and its answer shows the server still counting what the ledger gave back — two units
- * of that, at once or over several tests, contradict the model. A fixed window is confirmed by one
+ * of that, at once or over several tests, contradict the model, and rule it out when no other
+ * client's units were held (the count creeps back: the model never again governs before another,
+ * even when the bucket's rate is contradicted in a window that creeps back slower). A fixed window is confirmed by one
  * test (the server counts almost nothing: its boundary passed); a sliding log once a quarter of the
  * limit came back as the ledger said (a creeping count can match it for a unit or two, not that long).
  * So a server that does not give units back refuses at most one send, and usually none.
@@ -241,6 +243,9 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const backInTime = returned + Math.max(0, back) - early;
   const agrees = backInTime > 0 && unreturned <= 1;
   const agreed = s.confirmed || !agrees ? (failedTest ? 0 : s.agreed) : s.agreed + backInTime;
+  // A failed test with the count explained until the returns were due (no other client's units
+  // held) is a count that creeps back, as surely as early returns are.
+  const creepsBack = creeping || (failedTest && (s.foreignBackAt <= o.at || s.foreign <= 1));
   const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
   return {
     ...s,
@@ -251,7 +256,7 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
     agreed,
     confirmed: s.confirmed || (agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4))),
     // No window creeps back: that rules the model out for good (it never again governs before another).
-    falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
+    falsifiedAt: creepsBack ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };
 }
 

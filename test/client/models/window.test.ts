@@ -254,13 +254,21 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
-  it('a count that creeps back fails the first test of a return', () => {
+  it('a count that creeps back fails the first test of a return: ruled out', () => {
     // A sliding window counter: 100 spent at 0..99 ms; at 507 its weighted count still holds 98.6
     // of them, so the test answers remaining 0 where the ledger had 7 back.
     let s = newWindow();
     for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
     s = m.observe(s, reading(stated, 507, 101, 0));
     expect(s.confirmed).toBe(false);
+    expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("a failed test while another client's units are held counts against it, without ruling it out", () => {
+    // Another client holds 10 of the 100 from the start (our 90 answers say 10 fewer left).
+    let s = newWindow();
+    for (let j = 0; j < 90; j++) s = m.observe(s, reading(stated, j, j + 1, 89 - j));
+    s = m.observe(s, reading(stated, 507, 91, 0));
     expect(m.falsifiedAt(s)).toBe(507);
   });
 
