@@ -30,6 +30,8 @@ import { EPSILON, type Observation, type RateSource, type ServerModel } from './
 /** A reading of `remaining`, with the cumulative units sent up to the send it answered. */
 interface Reading {
   at: number;
+  /** When the answered send left: the server counted it no earlier. */
+  sentAt: number;
   remaining: number;
   mark: number;
   /** Other units in flight when it arrived: sends that may reach the server in another order than this one. */
@@ -159,7 +161,9 @@ function trackDryness(s: BucketModelState, reading: Reading): BucketModelState {
   // to one unit less), plus what was spent since, is owed. Sends in flight at either reading may
   // have reached the server in another order than they were sent: so many units of `refilled` are uncertain.
   const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining - 1 + (reading.mark - from.mark);
-  const owed = Math.min(room, (s.rate * (reading.at - from.at)) / 1000);
+  // The server counted `from` before its answer and this reading after its send: only that span is
+  // sure to have passed between them (an answer can wait long in a busy client before it is read).
+  const owed = Math.min(room, (s.rate * Math.max(0, reading.sentAt - from.at)) / 1000);
   const missing = owed - refilled - from.inFlight - reading.inFlight;
   if (missing >= FALSIFIED_AT_UNITS) return { ...s, falsifiedAt: reading.at };
   // Still dry: later readings are measured from whichever of the two makes any later span miss
@@ -184,7 +188,7 @@ function estimate(s: BucketModelState, reading: Reading, limit: number | null): 
 
 function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): BucketModelState {
   const remaining = window.remaining as number;
-  const reading = { at: o.at, remaining, mark: o.mark, inFlight: o.inFlight };
+  const reading = { at: o.at, sentAt: o.sentAt, remaining, mark: o.mark, inFlight: o.inFlight };
   let s = s0;
   if (s.source !== 'configured') {
     // A policy's quota can be far above the burst (a token bucket's q per w): the largest
