@@ -18,7 +18,8 @@
  *
  * Evidence against the model: a bucket refills all the time, so readings that show no refill for
  * longer than the learned rate allows say the server counts a window instead, and so does a
- * refusal despite the cushion. Missing refill is measured against the bucket's learned capacity
+ * refusal despite the cushion. Missing refill is owed from one reading's answer to the later one's
+ * send (the server counted both within that span), measured against the bucket's learned capacity
  * (`remaining` floored: one unit of room less), less the units other sends in flight at either
  * reading could hide by reaching the server in another order; the span starts at whichever dry
  * reading leaves the least uncertain, so a trickle after a burst is judged on its own readings.
