@@ -21,8 +21,9 @@
  *   only its admission opens the key, so a server that counts refused calls is never hammered.
  *   Each probe refused again doubles the model's own hold (`Retry-After` × 2ᵏ, up to 32×): a server
  *   that keeps counting past its hint cannot lock the key out.
- * - **Paced:** after the probe, the largest consistent burst `min U(rateLow)` less a cushion of 3
- *   at once, then the pace. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
+ * - **Paced:** after the probe, the largest consistent burst `min U(low)` less a cushion of 3 at
+ *   once, then the pace. A window (episodes that need less refill than the cycle rate) gets no
+ *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
  *   below it wastes refill. Once bounded it starts at `rateLow` and grows {@link GROWTH_PER_SECOND}
  *   per second of clean time up to half-way to `rateHigh`: one more refusal costs a whole
@@ -225,7 +226,10 @@ export function learn(
   // The largest burst the episodes allow at the lowest consistent rate (a window's: its limit).
   let burst = Number.POSITIVE_INFINITY;
   for (const e of s.episodes) burst = Math.min(burst, upperBurst(e, rates.low));
-  return { rateLow, rateHigh, paceBase: rateLow, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
+  // A window (the episodes need less refill than the cycle rate): nothing comes back within an
+  // episode, so after the burst one call at a time finds the boundary.
+  const paceBase = rates.high < cycleRate ? 0 : rateLow;
+  return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
 }
 
 /** A refusal of the send marked `mark` (sent at `sentAt`), at `now`, with the server's hint. */
@@ -318,7 +322,7 @@ export const noCountersModel: ServerModel<NoCountersModelState> = {
 
   snapshot(s, now, inFlight) {
     return {
-      rate: s.rate,
+      rate: s.phase === 'blind' ? null : s.rateLow,
       burst: s.burst,
       source: s.rate === null ? null : 'refusals',
       tokens: tokensAt(s, now, inFlight),

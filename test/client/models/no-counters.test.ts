@@ -227,4 +227,41 @@ describe('no-counters model', () => {
     }
     expect(sent).toBeGreaterThan(0.9 * 2 * 200);
   });
+
+  it('a window: the burst each cycle, then one call at a time to find the boundary', () => {
+    // A sliding log of 20 per second that counts refused requests too (a proxy).
+    const log: number[] = [];
+    const server = (at: number) => {
+      while (log.length > 0 && at - log[0]! >= 1000) log.shift();
+      log.push(at);
+      return log.length <= 20;
+    };
+    let s = newNoCounters(0);
+    let at = 0;
+    let mark = 0;
+    const sendOne = () => {
+      mark++;
+      s = m.sent(s, 1, at, mark, 0);
+      const allowed = server(at);
+      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome: allowed ? 'answered' : 'limited' }));
+      return allowed;
+    };
+    // Three cycles: send whenever the model allows until refused, then the 1 s gate.
+    for (let cycle = 0; cycle < 3; cycle++) {
+      for (;;) {
+        at += m.delay(s, 1, at, 0);
+        if (!sendOne()) break;
+        at += 0.1;
+      }
+      at += 1001;
+    }
+    // What a cycle admits, at once; then nothing more until an answer: refill is not expected.
+    expect(s.paceBase).toBe(0);
+    expect(s.burst).toBe(20 + 1 - 3);
+    expect(m.delay(s, 1, at, 0)).toBe(0);
+    s = m.sent(s, 1, at, ++mark, 0);
+    s = m.observe(s, answer({ at: at + 1, sentAt: at, mark }));
+    for (let i = 1; i < 18; i++) s = m.sent(s, 1, at + 1, ++mark, i - 1);
+    expect(m.delay(s, 1, at + 1, 17)).toBe(Number.POSITIVE_INFINITY);
+  });
 });
