@@ -16,7 +16,10 @@ const timed = [
   'test/redis/eval-script.test.ts',
   'test/redis/fault.test.ts',
   'test/redis/fault-integrated.test.ts',
+  'test/redis/cluster.test.ts',
+  'test/redis/slow-oom.test.ts',
   'test/cli/serve.test.ts',
+  'test/cli/demo.test.ts',
   'test/client/no-leak.test.ts',
 ];
 

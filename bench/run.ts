@@ -2,7 +2,7 @@
  * `npm run bench`: Headway against the libraries users would pick instead, side by side, in one run.
  *
  *   npm run bench                                  # every scenario, short default (≤ 6 min on 2 cores)
- *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6), more reps
+ *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S7, S8), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
@@ -36,12 +36,14 @@ import { runS3 } from './s3-shared.js';
 import { runS4, s4Pairs } from './s4-overhead.js';
 import { runS5 } from './s5-server.js';
 import { runS6 } from './s6-server-kinds.js';
+import { runS7 } from './s7-tokens.js';
+import { runS8 } from './s8-octokit.js';
 
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
 const started = performance.now();
 const s1bShortPeers = [plainFetch, kyClient, bottleneckClient, pQueueClient];
-const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6'];
+const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8'];
 for (const name of args.scenarios)
   if (!allScenarios.includes(name))
     throw new Error(`Unknown scenario ${name}; expected one of ${allScenarios}`);
@@ -109,6 +111,8 @@ async function runHere(names: readonly string[]): Promise<void> {
       });
     if (wanted('S6'))
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
+    if (wanted('S7')) await runS7(report, { reps: args.reps, calls: 300, callers: 8 });
+    if (wanted('S8')) await runS8(report, { reps: args.reps, n: 300, callers: 16 });
   } finally {
     await stopBenchRedis();
   }
@@ -203,7 +207,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 6 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`), Headway configured against fixed-window only, ky beside the third-party limiters only. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 6 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`), Headway configured against fixed-window only, ky beside the third-party limiters only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

@@ -2,7 +2,8 @@
  * S4 (overhead): no limit (the server's rate is 10⁹/s), no latency, 20,000 GETs at concurrency 32.
  * Each client's requests/s is divided by that of the raw transport it wraps, measured in the same
  * run and alternated A B B A (each of the four a half: 10,000 GETs) so drift hurts neither: Headway `createFetch()` over the global fetch,
- * `createFetch({ fetch: undiciFetch })` over undici's fetch, ky and p-retry over the global fetch,
+ * `createFetch({ fetch: undiciFetch })` over undici's fetch, `headwayInterceptor()` composed onto an Agent
+ * under undici `request`, ky and p-retry over the global fetch,
  * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores.
  *
  * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
@@ -10,6 +11,7 @@
  */
 import {
   type ClientSpec,
+  headwayInterceptorClient,
   headwayLearning,
   headwayUndici,
   kyClient,
@@ -31,6 +33,7 @@ interface Pair {
 export const s4Pairs: readonly Pair[] = [
   { client: headwayLearning, raw: plainFetch },
   { client: headwayUndici, raw: undiciFetchRaw },
+  { client: headwayInterceptorClient, raw: undiciRequestRaw },
   { client: kyClient, raw: plainFetch },
   { client: pRetryClient, raw: plainFetch },
   { client: retryAgentClient, raw: undiciRequestRaw },

@@ -48,16 +48,20 @@ export class InvalidOptionError extends HeadwayError {
   }
 }
 
-/** A request asked for more tokens than the bucket can ever hold. */
+/** A request asked for more tokens than the bucket can ever hold, or stated a malformed cost. */
 export class InvalidCostError extends HeadwayError {
   override name = 'InvalidCostError' as const;
   constructor(
     readonly cost: number,
     readonly capacity: number,
+    /** The unit whose cost is wrong (`requests` unless a cost by unit named another). */
+    readonly unit = 'requests',
   ) {
     super(
       'HEADWAY_INVALID_COST',
-      `Expected \`cost\` to be a positive finite number no larger than the capacity ${capacity}, got \`${cost}\` (${typeof cost}). Raise \`burst\` or lower \`cost\`.`,
+      unit === 'requests'
+        ? `Expected \`cost\` to be a positive finite number no larger than the capacity ${capacity}, got \`${cost}\` (${typeof cost}). Raise \`burst\` or lower \`cost\`.`
+        : `Expected \`cost.${unit}\` to be a positive finite number, got \`${cost}\` (${typeof cost}).`,
     );
   }
 }

@@ -3,10 +3,12 @@
  * @packageDocumentation
  */
 
+export type { Cost, CostByUnit } from './client/cost.js';
 export type { HeadwayFetch } from './client/create-fetch.js';
 export { createFetch } from './client/create-fetch.js';
 export type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './client/events.js';
 export type { HoldReason, KeyStats } from './client/key-lane.js';
+export { estimateTokens, llmCost, openaiUsage, type TokenEstimateOptions } from './client/llm-cost.js';
 export type { RateSource } from './client/models/model.js';
 export type { ClientOptions, FetchLike, HeadwayInit, KeyOptions } from './client/options.js';
 export { defaultKeyOptions } from './client/options.js';

@@ -19,7 +19,7 @@ export interface BenchArgs {
   kinds: string[];
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6,S7,S8]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {

@@ -11,6 +11,7 @@ import PQueue from 'p-queue';
 import pRetry from 'p-retry';
 import { Agent, type Dispatcher, RetryAgent, fetch as undiciFetch, request as undiciRequest } from 'undici';
 import { createFetch, type FetchLike } from '../../src/index.js';
+import { headwayInterceptor } from '../../src/undici/index.js';
 import { sleep } from './stats.js';
 
 export interface Outcome {
@@ -285,6 +286,30 @@ export const retryAgentClient: ClientSpec = {
   make(ctx) {
     const inner = countingAgent(ctx);
     const dispatcher = new RetryAgent(inner);
+    return {
+      async get(url) {
+        try {
+          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+          await res.body.arrayBuffer();
+          return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
+        } catch (error) {
+          return failed(error);
+        }
+      },
+      close: () => dispatcher.close(),
+    };
+  },
+};
+
+/** `undici.request` through `headwayInterceptor()` (unconfigured: it learns): S4 only. */
+export const headwayInterceptorClient: ClientSpec = {
+  id: 'headway-interceptor',
+  label: 'Headway interceptor on undici request',
+  transport: 'undici request',
+  dialectSensitive: true,
+  headway: true,
+  make(ctx) {
+    const dispatcher = countingAgent(ctx).compose(headwayInterceptor());
     return {
       async get(url) {
         try {

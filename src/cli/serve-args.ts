@@ -3,6 +3,7 @@ import { oneOf } from '../core/validate.js';
 import { algorithmNames } from '../server/algorithms/index.js';
 import { dialectNames } from '../server/headers/index.js';
 import type { ServeOptions } from '../server/serve.js';
+import { numberFlag as number } from './flags.js';
 
 /** Usage of `headway serve`. */
 export const serveUsage = `usage: headway serve [options]
@@ -17,18 +18,15 @@ export const serveUsage = `usage: headway serve [options]
   --fail-for-ms N     answer 503 without Retry-After for the first N ms (default 0)
   --clock-skew-ms N   the Date header lies by N ms (default 0)
   --mode M            enforce | observe (default enforce)
-  --key-header NAME   key requests by this header's value`;
+  --key-header NAME   key requests by this header's value
+  --metrics-port N    serve Prometheus metrics at http://host:N/metrics, 0 = a free one
+                      (needs @opentelemetry/sdk-metrics and @opentelemetry/exporter-prometheus)`;
 
-function number(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value))
-    throw new Error(`--${name} expects a number, got "${text}"`);
-  return value;
-}
+/** What `headway serve` flags say: the server's options, and the metrics port when asked for. */
+export type ServeArgs = Partial<ServeOptions> & { metricsPort: number | undefined };
 
-/** Parses `headway serve` flags into {@link ServeOptions} (unset flags are `undefined`). */
-export function parseServeArgs(args: string[]): Partial<ServeOptions> {
+/** Parses `headway serve` flags into {@link ServeArgs} (unset flags are `undefined`). */
+export function parseServeArgs(args: string[]): ServeArgs {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -46,6 +44,7 @@ export function parseServeArgs(args: string[]): Partial<ServeOptions> {
         'clock-skew-ms',
         'mode',
         'key-header',
+        'metrics-port',
       ].map((name) => [name, { type: 'string' as const }]),
     ),
   });
@@ -65,5 +64,6 @@ export function parseServeArgs(args: string[]): Partial<ServeOptions> {
     mode:
       text('mode') === undefined ? undefined : oneOf('--mode', text('mode'), ['enforce', 'observe'] as const),
     keyHeader: text('key-header'),
+    metricsPort: number('metrics-port', text('metrics-port')),
   };
 }

@@ -3,12 +3,21 @@ import { parseServeArgs } from './serve-args.js';
 
 /**
  * `headway serve`: starts the reference server, prints `headway serve listening on URL` as the
- * first stdout line, logs allowed/refused counts to stderr once a second when traffic happened,
- * and stops cleanly on SIGINT/SIGTERM.
+ * first stdout line (and, with `--metrics-port`, `headway serve metrics on URL` as the second),
+ * logs allowed/refused counts to stderr once a second when traffic happened, and stops cleanly on
+ * SIGINT/SIGTERM.
  */
 export async function serve(args: string[]): Promise<void> {
-  const server = await startServer(parseServeArgs(args));
+  const { metricsPort, ...options } = parseServeArgs(args);
+  // Loaded only when asked for: the OpenTelemetry SDK and exporter are optional peers.
+  const metrics = metricsPort === undefined ? undefined : await import('./serve-metrics.js');
+  const endpoint = await metrics?.startServeMetrics(metricsPort as number, options.host);
+  const server = await startServer(
+    endpoint ? { ...options, limiter: { onDecision: endpoint.onDecision } } : options,
+  );
+  endpoint?.observe(server);
   process.stdout.write(`headway serve listening on ${server.url}\n`);
+  if (endpoint) process.stdout.write(`headway serve metrics on ${endpoint.url}\n`);
   let last = { allowed: 0, refused: 0, wouldRefuse: 0 };
   const timer = setInterval(() => {
     const { allowed, refused, wouldRefuse } = server.metrics();
@@ -27,7 +36,7 @@ export async function serve(args: string[]): Promise<void> {
     clearInterval(timer);
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    server.close().then(
+    Promise.all([server.close(), endpoint?.close()]).then(
       () => {
         process.exitCode = 0;
       },

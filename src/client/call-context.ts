@@ -70,30 +70,37 @@ export class CallContext {
   }
 
   /**
-   * A signal for one attempt that also aborts after `timeoutMs`. Returns it with a `timedOut()`
-   * probe and a `done()` that clears the timer.
+   * A signal for one attempt that also aborts after `timeoutMs` or at the deadline, until `done()`
+   * (called once the answer's headers are in). The caller's own signal stays linked afterwards, so
+   * aborting it still cancels the body of the Response the call returned, as with plain `fetch`
+   * (`AbortSignal.any` holds that link weakly: nothing is left registered on the caller's signal).
    */
   attemptSignal(timeoutMs: number | undefined): {
     signal: AbortSignal | undefined;
     timedOut: () => boolean;
     done: () => void;
   } {
-    if (timeoutMs === undefined) return { signal: this.signal, timedOut: () => false, done: () => {} };
+    if (timeoutMs === undefined && this.deadlineMs === undefined)
+      return { signal: this.#callerSignal, timedOut: () => false, done: () => {} };
     const controller = new AbortController();
     const timer = new AbortController();
     let fired = false;
     const onAbort = () => controller.abort(this.signal?.reason);
     if (this.signal?.aborted) onAbort();
     else this.signal?.addEventListener('abort', onAbort, { once: true });
-    this.#clock.sleep(timeoutMs, timer.signal).then(
-      () => {
-        fired = true;
-        controller.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
-      },
-      () => {},
-    );
+    if (timeoutMs !== undefined) {
+      this.#clock.sleep(timeoutMs, timer.signal).then(
+        () => {
+          fired = true;
+          controller.abort(new Error(`attempt timed out after ${timeoutMs} ms`));
+        },
+        () => {},
+      );
+    }
     return {
-      signal: controller.signal,
+      signal: this.#callerSignal
+        ? AbortSignal.any([this.#callerSignal, controller.signal])
+        : controller.signal,
       timedOut: () => fired,
       done: () => {
         timer.abort(DISPOSED);

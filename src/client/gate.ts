@@ -21,6 +21,9 @@ const MAX_GATE_SPREAD_MS = 1000;
 export class Gate {
   #until = 0;
   #reason: GateReason | null = null;
+  /** Closed time of the spells that ended before `#since`, and the start of the latest spell. */
+  #closedBefore = 0;
+  #since = 0;
   readonly #random: Random;
 
   constructor(random: Random) {
@@ -42,9 +45,18 @@ export class Gate {
     const spread = Math.min(MAX_GATE_SPREAD_MS, ms * GATE_SPREAD) * this.#random();
     const until = now + ms + spread;
     if (until > this.#until) {
+      if (now >= this.#until) {
+        this.#closedBefore += this.#until - this.#since;
+        this.#since = now;
+      }
       this.#until = until;
       this.#reason = reason;
     }
+  }
+
+  /** Total ms the gate has been closed up to `now` (for metrics). */
+  closedMs(now: number): number {
+    return this.#closedBefore + Math.max(0, Math.min(now, this.#until) - this.#since);
   }
 
   /** The server answered again: an outage backoff ends now (a retry hint still holds). */

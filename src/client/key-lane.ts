@@ -12,6 +12,7 @@ import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../c
 import { AbortError, QueueFullError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import { Changes } from './changes.js';
+import { type Costs, REQUESTS } from './cost.js';
 import type { KeyOptions } from './options.js';
 import { type Delay, type HoldReason, Pacer, type Ticket } from './pacer.js';
 import type { SharedQuota } from './shared-quota.js';
@@ -85,7 +86,7 @@ export class KeyLane {
    * up; `signal` aborts the wait.
    */
   async acquire(
-    cost: number,
+    cost: Costs | number,
     priority: number,
     first: boolean,
     signal: AbortSignal | undefined,
@@ -114,19 +115,25 @@ export class KeyLane {
     }
   }
 
-  #grant(cost: number, probe: boolean, dueInMs: number): Ticket {
+  #grant(cost: Costs | number, probe: boolean, dueInMs: number): Ticket {
     this.#stats.sent++;
     return this.#pacer.grant(cost, probe, dueInMs, this.#clock.now());
   }
 
-  async #waitAtHead(cost: number, signal: AbortSignal | undefined, check: WaitCheck): Promise<Ticket> {
+  async #waitAtHead(
+    cost: Costs | number,
+    signal: AbortSignal | undefined,
+    check: WaitCheck,
+  ): Promise<Ticket> {
     for (;;) {
       if (signal?.aborted) throw new AbortError(signal.reason);
       const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) {
         if (!this.#shared) return this.#grant(cost, delay.probe, 0);
-        const { gateMs, waitMs } = await this.#shared.book(cost);
+        const { gateMs, waitMs } = await this.#shared.book(
+          typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1),
+        );
         // Only the booking holds the line: the wait for the units happens outside it.
         if (gateMs <= 0) return this.#grant(cost, delay.probe, waitMs);
         this.#pacer.gate.hold(gateMs, 'retry-after', this.#clock.now());
@@ -174,6 +181,11 @@ export class KeyLane {
     this.#changes.notify();
   }
 
+  /** A call's answer settled what it cost (its usage). */
+  settleCost(ticket: Ticket, costs: Costs): void {
+    this.#pacer.settleCost(ticket, costs);
+  }
+
   stats(): KeyStats {
     const now = this.#clock.now();
     return {
@@ -183,6 +195,7 @@ export class KeyLane {
       learned: this.#pacer.snapshot(now),
       gate: this.#pacer.gateSnapshot(now),
       inFlight: this.#pacer.inFlight,
+      inFlightCap: this.#pacer.inFlightCap,
       queued: this.#waiting,
       shared: this.#shared ? { degraded: this.#shared.degraded, failures: this.#shared.failures } : null,
     };

@@ -18,6 +18,7 @@ import {
   withDefaults,
 } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
+import type { Cost } from './cost.js';
 import type { RequestDescription } from './request.js';
 
 /** The transport: `fetch`'s own signature. */
@@ -63,10 +64,26 @@ export interface ClientOptions extends Partial<KeyOptions> {
   fetch?: FetchLike;
   /** The quota a request belongs to. @default the request's origin */
   key?: (request: RequestDescription) => string;
-  /** Per-key overrides of the key options. @default none */
+  /**
+   * Per-host overrides of the key options, by host name (`'api.github.com'`) or host and port
+   * (`'localhost:8080'`, which wins over the bare name). A key takes the entry of the host its first
+   * request goes to; `policyFor(key)` overrides it. Validated at construction. @default none
+   */
+  hosts?: Readonly<Record<string, Partial<KeyOptions>>>;
+  /** Per-key overrides of the key options (over `hosts`). @default none */
   policyFor?: (key: string) => Partial<KeyOptions> | undefined;
-  /** Units a request costs. @default 1 */
-  cost?: (request: RequestDescription) => number;
+  /**
+   * What a request costs before it is sent: requests (a number, the unit of `rate`), or units by
+   * the names of the server's windows (`{ tokens: 430 }`; see `llmCost`). A unit left out is
+   * learned from how its window's `remaining` moves. @default 1 request
+   */
+  cost?: (request: RequestDescription) => Cost;
+  /**
+   * What an answered call actually cost (e.g. `openaiUsage`: its `usage.total_tokens`), read from
+   * a clone of the response after it was returned: a sample for the units `cost` leaves out. The
+   * hook must read or cancel the clone (an unread clone buffers the body). @default undefined
+   */
+  settleCost?: (response: Response) => Cost | undefined | Promise<Cost | undefined>;
   /** `'batch'` raises `maxRetryAfterMs` to 15 minutes and `retries` to 5. @default 'default' */
   profile?: 'default' | 'batch';
   /** Clock for every wait. @default systemClock */
@@ -114,8 +131,11 @@ export interface ResolvedClientOptions {
   base: KeyOptions;
   fetch: FetchLike | undefined;
   key: ((request: RequestDescription) => string) | undefined;
+  /** `hosts`, each entry merged over `base` and validated. */
+  hosts: ReadonlyMap<string, KeyOptions>;
   policyFor: ((key: string) => Partial<KeyOptions> | undefined) | undefined;
-  cost: ((request: RequestDescription) => number) | undefined;
+  cost: ((request: RequestDescription) => Cost) | undefined;
+  settleCost: ((response: Response) => Cost | undefined | Promise<Cost | undefined>) | undefined;
   store: RateLimitStore | undefined;
   clock: Clock;
   random: Random;
@@ -149,7 +169,19 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
   const profile = oneOf('profile', options.profile ?? 'default', ['default', 'batch'] as const);
-  const { fetch, key, policyFor, cost, clock, random, store, profile: _profile, ...keyOptions } = options;
+  const {
+    fetch,
+    key,
+    hosts,
+    policyFor,
+    cost,
+    settleCost,
+    clock,
+    random,
+    store,
+    profile: _profile,
+    ...keyOptions
+  } = options;
   const base = withDefaults(
     withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}),
     keyOptions,
@@ -158,33 +190,53 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (fetch !== undefined) func('fetch', fetch);
   if (key !== undefined) func('key', key);
   if (policyFor !== undefined) func('policyFor', policyFor);
+  const hostOptions = new Map<string, KeyOptions>();
+  if (hosts !== undefined) {
+    if (typeof hosts !== 'object' || hosts === null)
+      invalid('hosts', 'an object of host names to key options', hosts);
+    for (const [host, overrides] of Object.entries(hosts)) {
+      const prefix = `hosts[${JSON.stringify(host)}].`;
+      if (typeof overrides !== 'object' || overrides === null)
+        invalid(prefix.slice(0, -1), 'an object', overrides);
+      hostOptions.set(host.toLowerCase(), validateKeyOptions(withDefaults(base, overrides), prefix));
+    }
+  }
   if (cost !== undefined) func('cost', cost);
+  if (settleCost !== undefined) func('settleCost', settleCost);
   if (random !== undefined) func('random', random);
   if (store !== undefined) {
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);
     }
-    if (base.rate === undefined && policyFor === undefined)
+    if (base.rate === undefined && policyFor === undefined && hosts === undefined)
       invalid('rate', 'set when `store` is given', base.rate);
   }
   return {
     base,
     fetch,
     key,
+    hosts: hostOptions,
     policyFor,
     cost,
+    settleCost,
     store,
     clock: clock ?? systemClock,
     random: random ?? Math.random,
   };
 }
 
-/** Options of one key: the client's, overridden by `policyFor(key)`, validated. */
-export function keyOptionsFor(resolved: ResolvedClientOptions, key: string): KeyOptions {
+/**
+ * Options of one key, the one place that resolves them: the client's, overridden by the `hosts`
+ * entry of `url` (its first request), overridden by `policyFor(key)`, validated.
+ */
+export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url: URL): KeyOptions {
+  const { hosts } = resolved;
+  const hostOptions =
+    hosts.size === 0 ? resolved.base : (hosts.get(url.host) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
   const options = overrides
-    ? validateKeyOptions(withDefaults(resolved.base, overrides), `policyFor(${JSON.stringify(key)}).`)
-    : resolved.base;
+    ? validateKeyOptions(withDefaults(hostOptions, overrides), `policyFor(${JSON.stringify(key)}).`)
+    : hostOptions;
   if (resolved.store && options.rate === undefined) {
     invalid(`policyFor(${JSON.stringify(key)}).rate`, 'set when `store` is given', undefined);
   }

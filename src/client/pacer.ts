@@ -8,19 +8,29 @@
  *   other calls wait; the first answer ends the outage.
  * - **In flight**: at most `maxInFlight` calls; before anything is known about the server, a small
  *   window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
+ * - **Concurrency** ({@link ./models/concurrency.ts}): a cap on the calls in flight learned from
+ *   refusals that came while others were in flight, and a gradual reopening after a retry hint.
  * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
  *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
  *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
  *   above and follows the server's `remaining` downwards; the server's tracks still govern a
  *   configured key once its counters contradict a bucket (a window).
+ * - **Costs** ({@link ./cost.ts}): a call costs units in every window, `requests` and `tokens`
+ *   alike; a unit the call's cost leaves out costs what {@link LearnedCosts} has learned. Each
+ *   window's track is booked, synced and asked in its own unit: a call leaves when all allow it.
  */
 import type { BackoffOptions, Random } from '../core/backoff.js';
 import { exponentialCeiling } from '../core/backoff.js';
 import { pacingWindow } from '../signals/read-rate-limit.js';
 import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
-import { Gate, type GateReason } from './gate.js';
+import { type Costs, REQUESTS } from './cost.js';
+import { Gate } from './gate.js';
+import { LearnedCosts } from './learned-costs.js';
 import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
+import type { ConcurrencyModelState } from './models/concurrency.js';
 import {
+  concurrencyModel,
+  newConcurrency,
   newNoCounters,
   newTrack,
   noCountersModel,
@@ -33,6 +43,7 @@ import {
 } from './models/index.js';
 import type { ModelSnapshot, Observation } from './models/model.js';
 import type { NoCountersModelState } from './models/no-counters.js';
+import type { KeyStats } from './stats.js';
 import type { Verdict } from './verdict.js';
 
 /** Why a call is held. */
@@ -50,9 +61,14 @@ export interface Delay {
 
 /** Permission to send one attempt. */
 export interface Ticket {
-  /** Cumulative units sent up to and including this one. */
+  /** Cumulative requests (cost units) sent up to and including this one. */
   mark: number;
+  /** Requests (cost units) this attempt costs. */
   cost: number;
+  /** Units booked in each unit: the stated cost, and what was learned for the units it left out. */
+  costs: Costs;
+  /** Cumulative units sent in each unit of `costs`, up to and including this one. */
+  marks: Costs;
   /** This attempt is the one probe of an outage. */
   probe: boolean;
   /** ms until units booked in a shared bucket are due (0 without a store). */
@@ -75,8 +91,13 @@ export interface PacerOptions {
   backoff: BackoffOptions;
 }
 
-/** What the pacer knows, for `stats()`. */
-export type PacerSnapshot = ModelSnapshot;
+/** What the pacer knows, for `stats()`: the binding window's figures, in its `unit`. */
+export interface PacerSnapshot extends ModelSnapshot {
+  /** The unit of `rate`, `burst` and `tokens`: `requests`, or the binding window's (`tokens`). */
+  unit: string;
+  /** What one call was learned to cost in each unit its cost leaves out (`{ tokens: 430 }`). */
+  costs: Costs;
+}
 
 /** Calls allowed in flight before the first answer tells anything about the server. */
 const INITIAL_WINDOW = 4;
@@ -94,9 +115,15 @@ function statedRate(window: RateLimitPolicy, signal: RateLimitSignal): number | 
   return beside ? ((beside.quota as number) * 1000) / (beside.windowMs as number) : null;
 }
 
-/** The windows of a signal that a track follows: request windows with counters. */
+/** The windows of a signal that a track follows: windows with counters, of every unit. */
 function countedWindows(signal: RateLimitSignal): RateLimitPolicy[] {
-  return signal.policies.filter((p) => p.remaining !== null && p.unit === 'requests');
+  return signal.policies.filter((p) => p.remaining !== null);
+}
+
+/** A track and the unit its window counts. */
+interface UnitTrack {
+  unit: string;
+  track: Track;
 }
 
 const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
@@ -107,16 +134,21 @@ export class Pacer {
   readonly gate: Gate;
   readonly #random: Random;
   #inFlight = 0;
-  #inFlightUnits = 0;
-  #sent = 0;
+  /** Units in flight, per unit. */
+  readonly #inFlightUnits = new Map<string, number>();
+  /** Cumulative units sent, per unit. */
+  readonly #sent = new Map<string, number>();
+  readonly #learned = new LearnedCosts();
   #outageFailures = 0;
   #probing = false;
   #window = INITIAL_WINDOW;
   /** The configured bucket, when `rate` is set. */
   #configured: BucketModelState | null;
-  #tracks: Track[] = [];
+  #tracks: UnitTrack[] = [];
   /** The no-counters model; never for a configured key (its bucket already paces it). */
   #noCounters: NoCountersModelState | null;
+  /** What the server's refusals said about calls in flight (counted in calls, not units). */
+  #concurrency: ConcurrencyModelState = newConcurrency();
 
   constructor(options: PacerOptions, random: Random, now: number) {
     this.#options = options;
@@ -136,8 +168,9 @@ export class Pacer {
     return this.#outageFailures > 0;
   }
 
-  /** When `cost` more units may go, at `now`. */
-  delay(cost: number, now: number): Delay {
+  /** When a call of `cost` (requests, or units by name) may go, at `now`. */
+  delay(cost: Costs | number, now: number): Delay {
+    const costs = typeof cost === 'number' ? { [REQUESTS]: cost } : cost;
     const gateMs = this.gate.waitMs(now);
     if (gateMs > 0) {
       const reason = this.gate.reason === 'outage' ? 'outage' : 'gate';
@@ -148,22 +181,41 @@ export class Pacer {
       return { ms: 0, reason: 'outage', probe: true, window: null };
     }
     if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
+    if (concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight) > 0) return WAIT_FOR_ANSWER;
     if (!this.#options.paced) return GO;
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
-    const units = this.#inFlightUnits;
-    let ms = this.#configured ? bucketModel.delay(this.#configured, cost, now, units) : 0;
+    const requests = this.#costIn(costs, REQUESTS);
+    const units = this.#inFlightIn(REQUESTS);
+    let ms = this.#configured ? bucketModel.delay(this.#configured, requests, now, units) : 0;
     let window: string | null = null;
-    for (const track of this.#tracks) {
-      if (this.#configured && !trackGovernsConfigured(track)) continue;
-      const trackMs = trackDelay(track, cost, now, units);
+    for (const { unit, track } of this.#tracks) {
+      if (!this.#governs(unit, track)) continue;
+      const trackMs = trackDelay(track, this.#costIn(costs, unit), now, this.#inFlightIn(unit));
       if (trackMs > ms) {
         ms = trackMs;
         window = track.id;
       }
     }
     if (this.#tracks.length === 0 && this.#noCounters)
-      ms = Math.max(ms, noCountersModel.delay(this.#noCounters, cost, now, units));
+      ms = Math.max(ms, noCountersModel.delay(this.#noCounters, requests, now, units));
     return ms > 0 ? { ms, reason: 'pacing', probe: false, window } : GO;
+  }
+
+  /** Units a call of `costs` costs in `unit`: stated, else learned, else none known yet. */
+  #costIn(costs: Costs, unit: string): number {
+    if (costs[unit] !== undefined) return costs[unit];
+    const requests = costs[REQUESTS] ?? 1;
+    // Learned per request unit (a call of cost 2 counts twice in the sample's mark).
+    return unit === REQUESTS ? requests : (this.#learned.cost(unit) ?? 0) * requests;
+  }
+
+  #inFlightIn(unit: string): number {
+    return this.#inFlightUnits.get(unit) ?? 0;
+  }
+
+  /** A configured bucket paces requests itself: a request track governs it only once it contradicted a bucket. */
+  #governs(unit: string, track: Track): boolean {
+    return !this.#configured || unit !== REQUESTS || trackGovernsConfigured(track);
   }
 
   /** True once some model knows how many units may go. */
@@ -171,20 +223,46 @@ export class Pacer {
     return this.snapshot(now).tokens !== null;
   }
 
-  /** Books one attempt of `cost` units at `now`. */
-  grant(cost: number, probe: boolean, dueInMs: number, now: number): Ticket {
-    const before = this.#inFlightUnits;
-    const mark = this.#sent + cost;
-    this.#sent = mark;
-    if (this.#configured) this.#configured = bucketModel.sent(this.#configured, cost, now, mark, before);
-    this.#tracks = this.#tracks.map((t) => trackSent(t, cost, now, mark, before));
+  /** Books one attempt of `cost` (requests, or units by name) at `now`. */
+  grant(cost: Costs | number, probe: boolean, dueInMs: number, now: number): Ticket {
+    const costs = typeof cost === 'number' ? { [REQUESTS]: cost } : cost;
+    const booked: Record<string, number> = { ...costs, [REQUESTS]: this.#costIn(costs, REQUESTS) };
+    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(costs, unit);
+    const marks: Record<string, number> = {};
+    const before: Record<string, number> = {};
+    for (const [unit, units] of Object.entries(booked)) {
+      before[unit] = this.#inFlightIn(unit);
+      marks[unit] = (this.#sent.get(unit) ?? 0) + units;
+      this.#sent.set(unit, marks[unit]);
+      this.#inFlightUnits.set(unit, before[unit] + units);
+    }
+    const requests = booked[REQUESTS] as number;
+    const mark = marks[REQUESTS] as number;
+    if (this.#configured)
+      this.#configured = bucketModel.sent(this.#configured, requests, now, mark, before[REQUESTS] as number);
+    this.#tracks = this.#tracks.map(({ unit, track }) => ({
+      unit,
+      track: trackSent(track, booked[unit] as number, now, marks[unit] as number, before[unit] as number),
+    }));
     // The no-counters model paces only a key whose server reports no window (see `delay`).
     if (this.#noCounters && this.#tracks.length === 0)
-      this.#noCounters = noCountersModel.sent(this.#noCounters, cost, now, mark, before);
+      this.#noCounters = noCountersModel.sent(
+        this.#noCounters,
+        requests,
+        now,
+        mark,
+        before[REQUESTS] as number,
+      );
+    this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
     if (probe) this.#probing = true;
     this.#inFlight++;
-    this.#inFlightUnits += cost;
-    return { mark, cost, probe, dueInMs, sentAt: now + dueInMs };
+    return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
+  }
+
+  /** The answer of `ticket` settled what it cost (its usage): a sample for the units learned. */
+  settleCost(ticket: Ticket, costs: Costs): void {
+    for (const [unit, units] of Object.entries(costs))
+      if (unit !== REQUESTS) this.#learned.settle(unit, units / ticket.cost);
   }
 
   /** Gives back a ticket that was never sent. */
@@ -217,70 +295,105 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    const before = this.#inFlightUnits;
+    const before = new Map<string, number>();
+    for (const [unit, units] of Object.entries(ticket.costs)) {
+      before.set(unit, this.#inFlightIn(unit));
+      this.#inFlightUnits.set(unit, Math.max(0, this.#inFlightIn(unit) - units));
+    }
     this.#inFlight--;
-    this.#inFlightUnits = Math.max(0, before - ticket.cost);
     if (ticket.probe) this.#probing = false;
-    const base = {
+    const outcome = verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed';
+    const observe = (unit: string, window: RateLimitPolicy | undefined): Observation => ({
       at: now,
       sentAt: ticket.sentAt,
-      mark: ticket.mark,
-      cost: ticket.cost,
-      inFlight: this.#inFlightUnits,
-      inFlightBefore: before,
-      outcome: verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed',
+      // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
+      mark: ticket.marks[unit] ?? this.#sent.get(unit) ?? 0,
+      cost: ticket.costs[unit] ?? 0,
+      inFlight: this.#inFlightIn(unit),
+      inFlightBefore: before.get(unit) ?? this.#inFlightIn(unit),
+      outcome,
       retryAfterMs: verdict.kind === 'limited' ? verdict.retryAfterMs : null,
       statedPolicy: signal?.dialect === 'ietf',
-    } satisfies Omit<Observation, 'window' | 'statedRate'>;
-    const observe = (window: RateLimitPolicy | undefined): Observation => ({
-      ...base,
       window: window ?? null,
       statedRate: window && signal ? statedRate(window, signal) : null,
     });
     if (this.#configured) {
       this.#configured = bucketModel.observe(
         this.#configured,
-        observe(signal ? pacingWindow(signal.policies) : undefined),
+        observe(REQUESTS, signal ? pacingWindow(signal.policies) : undefined),
       );
     }
     const windows = signal ? countedWindows(signal) : [];
-    for (const window of windows)
-      if (!this.#tracks.some((t) => t.id === trackId(window)))
-        this.#tracks.push(newTrack(trackId(window), now, { spread: this.#options.spread }));
-    this.#tracks = this.#tracks.map((t) =>
-      trackObserve(t, observe(windows.find((w) => trackId(w) === t.id))),
-    );
+    for (const window of windows) {
+      if (!this.#tracks.some((t) => t.track.id === trackId(window)))
+        this.#tracks.push({
+          unit: window.unit,
+          track: newTrack(trackId(window), now, { spread: this.#options.spread }),
+        });
+      if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
+    }
+    this.#tracks = this.#tracks.map(({ unit, track }) => ({
+      unit,
+      track: trackObserve(
+        track,
+        observe(
+          unit,
+          windows.find((w) => trackId(w) === track.id),
+        ),
+      ),
+    }));
     if (this.#noCounters && windows.length === 0)
-      this.#noCounters = noCountersModel.observe(this.#noCounters, observe(undefined));
+      this.#noCounters = noCountersModel.observe(this.#noCounters, observe(REQUESTS, undefined));
+    // Counted in calls; an exhausted window (any unit) explains a refusal as the rate's.
+    const exhausted = signal?.policies.find((p) => p.remaining === 0);
+    this.#concurrency = concurrencyModel.observe(this.#concurrency, {
+      ...observe(REQUESTS, exhausted ?? (signal ? pacingWindow(signal.policies) : undefined)),
+      cost: 1,
+      inFlight: this.#inFlight,
+      inFlightBefore: this.#inFlight + 1,
+    });
+  }
+
+  /** The cap on calls in flight learned from the server's refusals, or `null` (none learned). */
+  get inFlightCap(): number | null {
+    return this.#concurrency.cap;
   }
 
   /** What the pacer knows: the binding model's figures. */
   snapshot(now: number): PacerSnapshot {
-    const units = this.#inFlightUnits;
+    const units = this.#inFlightIn(REQUESTS);
+    const costs = this.#learned.costs();
     let binding: PacerSnapshot | null = null;
     let bindingMs = -1;
-    for (const track of this.#tracks) {
-      if (this.#configured && !trackGovernsConfigured(track)) continue;
-      const ms = trackDelay(track, 1, now, units);
+    for (const { unit, track } of this.#tracks) {
+      if (!this.#governs(unit, track)) continue;
+      const inFlight = this.#inFlightIn(unit);
+      const ms = trackDelay(track, this.#costIn({}, unit) || 1, now, inFlight);
       if (ms > bindingMs) {
         bindingMs = ms;
-        binding = trackSnapshot(track, now, units);
+        binding = { ...trackSnapshot(track, now, inFlight), unit, costs };
       }
     }
     if (
       this.#configured &&
       (binding === null || bucketModel.delay(this.#configured, 1, now, units) >= bindingMs)
     )
-      return bucketModel.snapshot(this.#configured, now, units);
+      return { ...bucketModel.snapshot(this.#configured, now, units), unit: REQUESTS, costs };
     if (binding) return binding;
-    if (this.#noCounters) return noCountersModel.snapshot(this.#noCounters, now, units);
-    return { rate: null, burst: null, source: null, tokens: null };
+    if (this.#noCounters)
+      return { ...noCountersModel.snapshot(this.#noCounters, now, units), unit: REQUESTS, costs };
+    return { rate: null, burst: null, source: null, tokens: null, unit: REQUESTS, costs };
   }
 
   /** The gate for `stats()`. */
-  gateSnapshot(now: number): { open: boolean; openInMs: number; reason: GateReason | null } {
+  gateSnapshot(now: number): KeyStats['gate'] {
     const openInMs = this.gate.waitMs(now);
     const closed = openInMs > 0 || this.#outageFailures > 0;
-    return { open: !closed, openInMs, reason: closed ? this.gate.reason : null };
+    return {
+      open: !closed,
+      openInMs,
+      reason: closed ? this.gate.reason : null,
+      closedMs: this.gate.closedMs(now),
+    };
   }
 }

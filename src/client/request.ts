@@ -9,6 +9,8 @@ export interface RequestDescription {
   /** Upper-case method. */
   method: string;
   headers: Headers;
+  /** The body when it is a string (a JSON API's request: what a cost estimate reads), else `undefined`. */
+  body: string | undefined;
 }
 
 /** Methods that RFC 9110 defines as idempotent (TRACE left out: nobody retries it). */
@@ -26,6 +28,7 @@ export function describeRequest(input: RequestInfo | URL, init: RequestInit | un
   return {
     url,
     method,
+    body: typeof init?.body === 'string' ? init.body : undefined,
     get headers() {
       headers ??= new Headers(init?.headers ?? (isRequest ? (input as Request).headers : undefined));
       return headers;

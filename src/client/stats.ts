@@ -19,9 +19,12 @@ export interface KeyStats {
   budgetLeft: number;
   /** What the pacer knows or learned (the binding window's model). */
   learned: PacerSnapshot;
-  gate: { open: boolean; openInMs: number; reason: GateReason | null };
+  /** The key's gate now, and `closedMs`: total ms it has been closed (retry hints and outages). */
+  gate: { open: boolean; openInMs: number; reason: GateReason | null; closedMs: number };
   /** Attempts sent and not answered yet (with a `store`, also those booked and waiting for their units). */
   inFlight: number;
+  /** The cap on calls in flight learned from the server's refusals (`null`: none; `maxConcurrent` still bounds). */
+  inFlightCap: number | null;
   /** Calls waiting for their turn. */
   queued: number;
   /** With a `store`: whether its shared quota is in use or the local fallback is (`degraded`), and store failures. */

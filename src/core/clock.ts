@@ -13,27 +13,60 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * `clock.now()` made steady: a reading below the last one counts as no time passing, and time
+ * flows on from there. State stamped with earlier readings (a bucket's refill time, a GCRA
+ * arrival time, a window's start) then never sees time run backwards: a clock that steps back
+ * (a user's `Date.now()`-based clock, NTP) cannot remove units or stretch a wait.
+ */
+export function steadyNow(clock: Clock): () => number {
+  let last = Number.NEGATIVE_INFINITY;
+  let offset = 0;
+  return () => {
+    const raw = clock.now() + offset;
+    if (raw < last) {
+      offset += last - raw;
+      return last;
+    }
+    last = raw;
+    return raw;
+  };
+}
+
 /** Rejects at once if `signal` is already aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(signal.reason);
 }
 
-/** The real clock: `performance.now()`, `Date.now()` and `setTimeout`. */
+/** Longest delay `setTimeout` keeps (2³¹−1 ms, ~24.8 days); beyond it Node fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The real clock: `performance.now()`, `Date.now()` and `setTimeout` (chained past its limit). */
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
   sleep(ms, signal) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new AbortError(signal.reason));
-      if (ms <= 0) return resolve();
+      if (!(ms > 0)) return resolve();
+      const until = performance.now() + ms;
+      let timer: ReturnType<typeof setTimeout>;
       const onAbort = () => {
         clearTimeout(timer);
         reject(new AbortError(signal?.reason));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
+      const wait = (left: number) => {
+        timer = setTimeout(
+          () => {
+            const rest = until - performance.now();
+            if (left > MAX_TIMER_MS && rest > 0) return wait(rest);
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+          },
+          Math.min(left, MAX_TIMER_MS),
+        );
+      };
+      wait(ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

@@ -1,11 +1,20 @@
+import { createHash } from 'node:crypto';
 import { invalid } from '../core/validate.js';
+
+/** Longest key written as its own hash tag. */
+const MAX_TAG_LENGTH = 200;
 
 /**
  * The Redis key of one piece of state: `prefix:{key}:suffix`. Every key of one logical `key`
  * shares the `{key}` hash tag, so a script that touches several runs on one Redis Cluster slot.
+ * A key with a brace (which would move the tag: `a}{1` and `a}{2` would share slot `a`) or longer
+ * than 200 characters is tagged by its SHA-256 instead (`{#…}`), so a key function fed by clients
+ * can neither crowd one slot nor store 100 KB names.
  */
 export function redisKey(prefix: string, key: string, suffix: string): string {
-  return `${prefix}:{${key}}:${suffix}`;
+  const plain = key.length <= MAX_TAG_LENGTH && !key.includes('{') && !key.includes('}');
+  const tag = plain ? key : `#${createHash('sha256').update(key).digest('base64url')}`;
+  return `${prefix}:{${tag}}:${suffix}`;
 }
 
 /** Validates a key prefix: a non-empty string without braces (they would move the hash tag). */

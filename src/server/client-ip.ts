@@ -1,10 +1,13 @@
+import { isIP } from 'node:net';
 import type { ClientInfo, LimitRequest } from './request.js';
 
 /**
  * The client address, trusting exactly `trustProxy` proxy hops of `X-Forwarded-For`:
  * the chain is `[...X-Forwarded-For, socket address]`, and the client is the entry `trustProxy`
  * places left of the socket (clamped to the leftmost). With `trustProxy: 0` (the default) the
- * header is ignored: anyone can write it, so trusting it lets a client pick its own key.
+ * header is ignored: anyone can write it, so trusting it lets a client pick its own key. An entry
+ * that is not an IP address (no proxy writes one: a client forged it) is passed over for the
+ * nearest address right of it, so junk never becomes a key.
  */
 export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: number): string | undefined {
   if (trustProxy === 0) return info.ip;
@@ -13,5 +16,8 @@ export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: nu
     .map((hop) => hop.trim())
     .filter((hop) => hop.length > 0);
   const chain = info.ip === undefined ? forwarded : [...forwarded, info.ip];
-  return chain[Math.max(0, chain.length - 1 - trustProxy)];
+  for (let i = Math.max(0, chain.length - 1 - trustProxy); i < chain.length; i++) {
+    if (isIP(chain[i]!.replace(/^\[|\]$/g, '').replace(/%.*$/, '')) !== 0) return chain[i];
+  }
+  return info.ip;
 }

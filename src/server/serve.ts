@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { nonNegative, positive } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
+import type { CorsOption } from './cors.js';
 import type { HeaderDialect } from './headers/types.js';
 import type { RateLimitMetrics } from './metrics.js';
 import type { RateLimitOptions } from './options.js';
@@ -38,6 +39,8 @@ export interface ServeOptions {
   keyHeader: string | undefined;
   /** The server's clock (tests pass a `ManualClock`). @default systemClock */
   clock: Clock;
+  /** CORS headers for browser clients (rate-limit headers, `Retry-After` and `Date` exposed; preflights answered). @default true */
+  cors: CorsOption;
   /** Any other limiter option (store, retryAfterMsHeader, trustProxy, …). @default {} */
   limiter: Partial<RateLimitOptions>;
 }
@@ -67,6 +70,7 @@ export const serveDefaults: ServeOptions = {
   mode: 'enforce',
   keyHeader: undefined,
   clock: systemClock,
+  cors: true,
   limiter: {},
 };
 
@@ -107,7 +111,7 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
       return;
     }
-    if (!(await limitNodeRequest(limiter, req, res))) return;
+    if (!(await limitNodeRequest(limiter, req, res, { cors: o.cors }))) return;
     if (o.latencyMs > 0) await clock.sleep(o.latencyMs);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
   });

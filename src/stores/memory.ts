@@ -14,7 +14,7 @@
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace.
  */
-import { type Clock, systemClock } from '../core/clock.js';
+import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import { algorithms } from '../server/algorithms/index.js';
@@ -26,7 +26,7 @@ export interface MemoryStoreOptions {
   maxKeys: number;
   /** Generation lifetime: a key untouched for twice this long is dropped. @default 3_600_000 */
   idleMs: number;
-  /** The store's clock (monotonic `now()`). @default systemClock */
+  /** The store's clock (monotonic `now()`; a reading that steps back counts as no time passing). @default systemClock */
   clock: Clock;
 }
 
@@ -73,10 +73,11 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   if (positiveInteger('maxKeys', maxKeys) < 2) invalid('maxKeys', 'an integer of at least 2', maxKeys);
   positive('idleMs', idleMs);
   const generation = Math.floor(maxKeys / 2);
+  const steady = steadyNow(clock);
   let current = new Map<string, number[]>();
   let previous = new Map<string, number[]>();
   let sweeper = previous.entries();
-  let rotatedAt = clock.now();
+  let rotatedAt = steady();
 
   const rotate = (now: number) => {
     previous = current;
@@ -113,7 +114,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       previous.clear();
     },
     async take(key: string, limit: StoreLimit, cost: number): Promise<Decision> {
-      const now = clock.now();
+      const now = steady();
       const entry = read(key, now);
       const result = algorithms[limit.algorithm].take(entry?.slice(1), limit, now, cost);
       write(key, pack(now + result.expiresInMs, result.state), now);
@@ -122,13 +123,13 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     async reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }> {
       const algorithm = algorithms[limit.algorithm];
       if (!algorithm.reserve) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-      const now = clock.now();
+      const now = steady();
       const result = algorithm.reserve(read(key, now)?.slice(1), limit, now, cost);
       write(key, pack(now + result.expiresInMs, result.state), now);
       return { waitMs: result.waitMs };
     },
     async holdGate(key: string, ms: number): Promise<number> {
-      const now = clock.now();
+      const now = steady();
       const wanted = Math.max(0, ms);
       const closedUntil = read(GATE + key, now)?.[0] ?? now;
       // Return `wanted` itself when it extends the gate: `now + ms − now` is not always `ms` in floats.
@@ -137,7 +138,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       return extending ? wanted : closedUntil - now;
     },
     async gateWait(key: string): Promise<number> {
-      const now = clock.now();
+      const now = steady();
       return Math.max(0, (read(GATE + key, now)?.[0] ?? now) - now);
     },
   };

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 
 describe('headway serve (CLI)', () => {
@@ -51,6 +52,53 @@ describe('headway serve (CLI)', () => {
       };
       while (logged().allowed + logged().refused < 3) await once(child.stderr, 'data');
       expect(logged()).toEqual({ allowed: 2, refused: 1, wouldRefuse: 0 });
+    } finally {
+      child.kill('SIGINT');
+    }
+    const [code] = await exited;
+    expect(code).toBe(0);
+  }, 20_000);
+
+  it('--metrics-port: a scrape parses as Prometheus text with the decisions by policy', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        '--port',
+        '0',
+        '--metrics-port',
+        '0',
+        '--rate',
+        '0.001',
+        '--burst',
+        '2',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = once(child, 'exit');
+    try {
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      const url = (await lines.next()).value?.match(/listening on (\S+)$/)?.[1];
+      const metricsUrl = (await lines.next()).value?.match(/^headway serve metrics on (\S+)$/)?.[1];
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      for (let i = 0; i < 3; i++) await (await fetch(url!)).arrayBuffer();
+      const scrape = await fetch(metricsUrl!);
+      expect(scrape.headers.get('content-type')).toContain('text/plain');
+      const families = parsePrometheusTextFormat(await scrape.text());
+      const decisions = families.find((f) => f.name === 'headway_server_decisions_total');
+      expect(decisions?.type).toBe('COUNTER');
+      const count = (decision: string) =>
+        decisions?.metrics.find(
+          (m) => m.labels?.headway_decision === decision && m.labels?.headway_policy === 'default',
+        )?.value;
+      expect(count('allowed')).toBe('2');
+      expect(count('refused')).toBe('1');
+      const refusedKeys = families.find((f) => f.name === 'headway_server_refused_keys');
+      expect(refusedKeys?.type).toBe('GAUGE');
+      expect(refusedKeys?.metrics[0]?.value).toBe('1');
     } finally {
       child.kill('SIGINT');
     }

@@ -28,6 +28,20 @@ describe('examples', () => {
     expect(out).toContain('server refused: 0');
   }, 70_000);
 
+  it('openai: the real SDK paced on its token window, none failed', async () => {
+    const out = await runExample('openai');
+    expect(out).toMatch(/30 completions at once in [\d.]+ s; 0 failed\n/);
+    const refused = Number(out.match(/server refused: (\d+)/)?.[1]);
+    expect(refused).toBeLessThanOrEqual(1);
+  }, 70_000);
+
+  it('octokit: @octokit/rest reads every issue through Headway, with no primary refusal', async () => {
+    const out = await runExample('octokit');
+    expect(out).toMatch(/120 issues read in [\d.]+ s/);
+    expect(out).toMatch(/learned in-flight cap: \d+/);
+    expect(out).toContain('"primary":0');
+  }, 70_000);
+
   it('wrap-fetch and server run', async () => {
     expect(await runExample('wrap-fetch')).toContain('server refused: 0');
     const server = await runExample('server');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
+import { steadyNow, systemClock } from '../../src/core/clock.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { AbortError } from '../../src/errors.js';
 
@@ -59,5 +59,21 @@ describe('systemClock', () => {
     const sleeping = systemClock.sleep(60_000, controller.signal);
     controller.abort();
     await expect(sleeping).rejects.toBeInstanceOf(AbortError);
+  });
+});
+
+describe('steadyNow', () => {
+  it('counts a step back as no time passing, then flows on from there', () => {
+    let raw = 1_000;
+    const now = steadyNow({ now: () => raw, wallNow: () => raw, sleep: () => Promise.resolve() });
+    expect(now()).toBe(1_000);
+    raw = 1_500;
+    expect(now()).toBe(1_500);
+    raw = 1_500 - 3_600_000; // an hour back
+    expect(now()).toBe(1_500);
+    raw += 200;
+    expect(now()).toBe(1_700);
+    raw += 86_400_000; // a day forward is time that passed
+    expect(now()).toBe(1_700 + 86_400_000);
   });
 });

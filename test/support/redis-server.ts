@@ -84,10 +84,22 @@ async function waitUntilUp(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`redis-server on port ${port} did not answer PING within 5 s`);
 }
 
-function launch(port: number): ChildProcess {
+function launch(port: number, extraArgs: readonly string[]): ChildProcess {
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      HOST,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--loglevel',
+      'warning',
+      ...extraArgs,
+    ],
     { stdio: 'ignore' },
   );
   child.on('error', () => undefined);
@@ -100,10 +112,13 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Launches on `port`, or on free ports until one binds: another process may take a port between check and bind. */
-async function launchOnFreePort(port: number | undefined): Promise<{ chosen: number; child: ChildProcess }> {
+async function launchOnFreePort(
+  port: number | undefined,
+  extraArgs: (port: number) => readonly string[],
+): Promise<{ chosen: number; child: ChildProcess }> {
   for (let attempt = 1; ; attempt++) {
     const chosen = port ?? (await freePort());
-    const child = launch(chosen);
+    const child = launch(chosen, extraArgs(chosen));
     try {
       await waitUntilUp(chosen, child);
       return { chosen, child };
@@ -113,10 +128,16 @@ async function launchOnFreePort(port: number | undefined): Promise<{ chosen: num
   }
 }
 
-/** Starts a private redis-server on a free port (or on `port`) and waits until it answers. */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+/**
+ * Starts a private redis-server on a free port (or on `port`) and waits until it answers.
+ * `extraArgs(port)` adds command-line options (a cluster node's, for example).
+ */
+export async function startRedisServer(
+  port?: number,
+  extraArgs: (port: number) => readonly string[] = () => [],
+): Promise<RedisServer> {
   assertRedisServerInstalled();
-  const launched = await launchOnFreePort(port);
+  const launched = await launchOnFreePort(port, extraArgs);
   const chosen = launched.chosen;
   let child = launched.child;
   const signal = async (name: NodeJS.Signals) => {
@@ -132,7 +153,8 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     kill: () => signal('SIGKILL'),
     stop: async () => {
       // A stopped process acts on SIGTERM only once it runs again.
-      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGCONT');
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+        process.kill(child.pid, 'SIGCONT');
       await signal('SIGTERM');
     },
     pause: () => {
@@ -143,7 +165,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     },
     async restart() {
       await signal('SIGKILL');
-      child = launch(chosen);
+      child = launch(chosen, extraArgs(chosen));
       await waitUntilUp(chosen, child);
     },
   };

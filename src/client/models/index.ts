@@ -4,7 +4,8 @@
  * first one the evidence has not contradicted governs (the list is the order of preference), and
  * when the server has contradicted them all, the one it contradicted longest ago does: the
  * evidence since then speaks for it.
- * A server without counters has {@link noCountersModel} alone.
+ * A server without counters has {@link noCountersModel} alone. Beside the windows, every key has
+ * one {@link concurrencyModel}: it caps the calls in flight, not the rate.
  *
  * Adding a kind of server: one file with its model, and one line in {@link COUNTER_MODELS}.
  */
@@ -12,6 +13,7 @@ import { bucketModel, newBucket } from './bucket.js';
 import type { ModelSnapshot, Observation, ServerModel } from './model.js';
 import { newWindow, windowModel } from './window.js';
 
+export { concurrencyModel, newConcurrency } from './concurrency.js';
 export { newNoCounters, noCountersModel } from './no-counters.js';
 
 /** How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`). */

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { refusalResponse } from '../outcome.js';
 import type { RateLimiter } from '../rate-limit.js';
 
@@ -10,15 +11,23 @@ function nodeServerIp(c: Context): string | undefined {
 
 /**
  * Hono middleware. `ip` reads the client address for your runtime (default: `@hono/node-server`'s
- * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`).
+ * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). `cors` sends CORS headers and
+ * answers preflights with `204`, uncounted.
  */
 export function honoRateLimit(
   limiter: RateLimiter,
-  options: { ip?: (c: Context) => string | undefined } = {},
+  options: { ip?: (c: Context) => string | undefined; cors?: CorsOption } = {},
 ): MiddlewareHandler {
   const ipOf = options.ip ?? nodeServerIp;
   return async (c, next) => {
-    const outcome = await limiter.check(c.req.raw, { ip: ipOf(c) });
+    const request = c.req.raw;
+    if (isPreflight(options.cors, request))
+      return new Response(null, { status: 204, headers: preflightHeaders(options.cors, request) });
+    const checked = await limiter.check(request, { ip: ipOf(c) });
+    const outcome = {
+      ...checked,
+      headers: [...checked.headers, ...corsHeaders(options.cors, request, checked.headers)],
+    };
     if (!outcome.allowed) return refusalResponse(outcome);
     await next();
     for (const [name, value] of outcome.headers) c.header(name, value);

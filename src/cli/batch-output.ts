@@ -1,0 +1,64 @@
+/**
+ * The results file of `headway batch`: what an earlier run already recorded (to resume), and an
+ * appender that writes one whole NDJSON line per result.
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile, truncate } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { type BatchResult, succeeded } from './batch-result.js';
+
+/** Lines an earlier run recorded, and how many of them did not succeed. */
+export interface Recorded {
+  lines: Set<number>;
+  failed: number;
+}
+
+/**
+ * Reads `path` (missing: nothing recorded). A last line cut short by a crash is removed, so the
+ * file stays valid NDJSON and that request runs again.
+ */
+export async function readRecorded(path: string): Promise<Recorded> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: new Set(), failed: 0 };
+    throw error;
+  }
+  const end = text.lastIndexOf('\n') + 1;
+  if (end < text.length) {
+    await truncate(path, Buffer.byteLength(text.slice(0, end)));
+    text = text.slice(0, end);
+  }
+  const lines = new Set<number>();
+  let failed = 0;
+  for (const row of text.split('\n')) {
+    if (row === '') continue;
+    const result = JSON.parse(row) as BatchResult;
+    if (!Number.isInteger(result.line))
+      throw new Error(`${path} holds a line that is not a result: ${row.slice(0, 80)}`);
+    lines.add(result.line);
+    if (!succeeded(result)) failed++;
+  }
+  return { lines, failed };
+}
+
+/** Appends results, one whole line per `write`. */
+export interface ResultWriter {
+  write(result: BatchResult): void;
+  /** Flushes and closes (stdout is flushed, not closed). */
+  close(): Promise<void>;
+}
+
+/** A writer that appends to `path`, or writes to stdout without one. */
+export function resultWriter(path: string | undefined): ResultWriter {
+  const stream: Writable = path === undefined ? process.stdout : createWriteStream(path, { flags: 'a' });
+  return {
+    write: (result) => void stream.write(`${JSON.stringify(result)}\n`),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (path === undefined) stream.write('', () => resolve());
+        else stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

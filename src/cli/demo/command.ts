@@ -1,0 +1,80 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { reportBundle, repositoryRoot } from './bundle.js';
+import { parseDemoArgs } from './demo-args.js';
+import { type LivePage, startLivePage } from './live-server.js';
+import { reportHtml, summaryHtml } from './page-html.js';
+import type { Recorder } from './recorder.js';
+import { type DemoResult, prepareDemo } from './run.js';
+import { browserClient, nodeClients } from './scenario.js';
+import { summaryTable, terminalView } from './terminal-view.js';
+
+/** How long the run waits for the browser client to finish before it reports without it. */
+const BROWSER_TIMEOUT_MS = 30_000;
+
+/** Feeds the browser client's reports into the record; resolves when it is done (or times out). */
+function browserJob(live: LivePage, recorder: Recorder): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(done, BROWSER_TIMEOUT_MS);
+    live.onBrowserEvents((events) => {
+      for (const event of events) {
+        if (event.type === 'finished') recorder.finished(browserClient.id, event.ok);
+        else if (event.type === 'waited') recorder.waited(browserClient.id, event.ms);
+        else {
+          recorder.jobDone(browserClient.id);
+          clearTimeout(timer);
+          done();
+        }
+      }
+    });
+  });
+}
+
+/** Writes the report of `result` to `out`; returns its absolute path. */
+async function writeReport(result: DemoResult, out: string): Promise<string> {
+  const path = resolve(out);
+  await mkdir(dirname(path), { recursive: true });
+  const html = reportHtml({
+    rows: result.summary,
+    dataJson: JSON.stringify(result.data),
+    script: await reportBundle(),
+    when: `${new Date().toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+  });
+  await writeFile(path, html);
+  return path;
+}
+
+/**
+ * `headway demo`: the reference server and four clients doing the same job against it, drawn live
+ * in the terminal (or on a page with `--live`), then the summary and the path of the report.
+ */
+export async function demo(args: string[]): Promise<void> {
+  const options = parseDemoArgs(args);
+  repositoryRoot(); // fails at once outside a clone
+  const prepared = await prepareDemo();
+  const live = options.live ? await startLivePage(options) : undefined;
+  try {
+    if (live) {
+      process.stdout.write(`headway demo: open ${live.url} — the run starts when the page connects\n`);
+      await live.connected;
+      live.send('hello', { serverUrl: prepared.serverUrl });
+    }
+    const view = terminalView(process.stdout);
+    const result = await prepared.run({
+      clients: live ? [...nodeClients, browserClient] : nodeClients,
+      tickMs: 100,
+      onTick: (data) => {
+        view.tick(data);
+        live?.send('tick', data);
+      },
+      ...(live ? { others: (recorder: Recorder) => browserJob(live, recorder) } : {}),
+    });
+    view.done(result.data);
+    const reportPath = await writeReport(result, options.out);
+    live?.send('done', { summaryHtml: summaryHtml(result.summary), reportPath });
+    process.stdout.write(`\n${summaryTable(result.summary)}\n\nreport: ${reportPath}\n`);
+  } finally {
+    await live?.close();
+    await prepared.close();
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The client engine, shared by every face (`createFetch`, the undici interceptor, `installGlobal`):
+ * per call, acquire a send from the key's {@link KeyLane} → one attempt through the face's
+ * {@link Transport} → read the answer's status and headers → {@link verdictOf} → settle the lane →
+ * retry inside the budget, or stop. A face only says how to send one attempt and how to drop an
+ * answer it will not return; everything else (keys, pacing, server models, verdicts, retries,
+ * events, stats) is decided here, once.
+ */
+
+import { fullJitter } from '../core/backoff.js';
+import { defaultBurst } from '../core/token-bucket.js';
+import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
+import type { RateLimitResponse } from '../signals/read-rate-limit.js';
+import { readRateLimit } from '../signals/read-rate-limit.js';
+import type { RateLimitSignal } from '../signals/signal.js';
+import { CallContext } from './call-context.js';
+import { normalizeCost, settleLater } from './cost.js';
+import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
+import { EventChannel } from './events.js';
+import type { KeyStats, WaitCheck } from './key-lane.js';
+import { KeyLane } from './key-lane.js';
+import type { ClientOptions, ResolvedClientOptions } from './options.js';
+import { keyOptionsFor, resolveClientOptions } from './options.js';
+import type { RequestDescription } from './request.js';
+import { isIdempotent } from './request.js';
+import type { RetryReason } from './retry-policy.js';
+import { isRetryable, retryReason } from './retry-policy.js';
+import { SharedQuota } from './shared-quota.js';
+import { statusOf, type Verdict, verdictOf } from './verdict.js';
+
+/** How a face sends one attempt of a call, and what it does with an answer the engine drops. */
+export interface Transport<A extends RateLimitResponse> {
+  /** Sends one attempt; `signal` aborts it (the caller, the deadline or the attempt's timeout). */
+  send(signal: AbortSignal | undefined): Promise<A>;
+  /** Releases an answer that is not returned (it is retried, or an error is thrown instead). */
+  discard(answer: A): void;
+  /** The answer as a Fetch `Response`, for the errors that carry one. */
+  response?(answer: A): Response | undefined;
+}
+
+/** One call as a face hands it to the engine. */
+export interface CallSpec {
+  request: RequestDescription;
+  /** `request.url.origin`, when the face knows it without parsing the URL. */
+  origin?: string | undefined;
+  /** The body can be sent again (none, string, bytes…): a stream is sent once. */
+  replayable: boolean;
+  signal?: AbortSignal | null | undefined;
+  /** Overrides the key's `deadlineMs`. */
+  deadlineMs?: number | undefined;
+  /** Overrides the key's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** Higher leaves its key's queue first. @default 0 */
+  priority?: number | undefined;
+}
+
+/** The events and stats every face exposes. */
+export interface EngineEvents {
+  /** A call waits for pacing, a gate or an outage probe. Returns the unsubscribe function. */
+  onThrottle(listener: (event: ThrottleEvent) => void): () => void;
+  /** A call is retried. */
+  onRetry(listener: (event: RetryEvent) => void): () => void;
+  /** A response said the key is rate limited (429, or a retry hint on 403/503). */
+  onRateLimited(listener: (event: RateLimitedEvent) => void): () => void;
+  /** A call stops retrying. */
+  onGiveUp(listener: (event: GiveUpEvent) => void): () => void;
+  /** One snapshot per key seen so far. */
+  stats(): KeyStats[];
+}
+
+/** Most keys kept; beyond it, idle keys are forgotten oldest first. */
+const MAX_KEYS = 10_000;
+
+/** The engine of one client: its options, its keys' lanes, its events. */
+export class Engine {
+  readonly options: ResolvedClientOptions;
+  readonly #lanes = new Map<string, KeyLane>();
+  readonly #events = {
+    throttle: new EventChannel<ThrottleEvent>(),
+    retry: new EventChannel<RetryEvent>(),
+    rateLimited: new EventChannel<RateLimitedEvent>(),
+    giveUp: new EventChannel<GiveUpEvent>(),
+  };
+  /** The subscriptions and stats, bound, for a face to expose as they are. */
+  readonly api: EngineEvents = {
+    onThrottle: this.#events.throttle.subscribe,
+    onRetry: this.#events.retry.subscribe,
+    onRateLimited: this.#events.rateLimited.subscribe,
+    onGiveUp: this.#events.giveUp.subscribe,
+    stats: () => [...this.#lanes.values()].map((lane) => lane.stats()),
+  };
+
+  /** Options are validated here, not at the first call. */
+  constructor(options: ClientOptions = {}) {
+    this.options = resolveClientOptions(options);
+  }
+
+  #laneFor(key: string, request: RequestDescription): KeyLane {
+    const lanes = this.#lanes;
+    let lane = lanes.get(key);
+    if (lane) {
+      // Keep recently used keys last (eviction drops idle keys from the front), once it matters.
+      if (lanes.size >= MAX_KEYS) {
+        lanes.delete(key);
+        lanes.set(key, lane);
+      }
+      return lane;
+    }
+    const resolved = this.options;
+    const keyOptions = keyOptionsFor(resolved, key, request.url);
+    const shared =
+      resolved.store && keyOptions.rate !== undefined
+        ? new SharedQuota(
+            resolved.store,
+            key,
+            keyOptions.rate,
+            keyOptions.burst ?? defaultBurst(keyOptions.rate),
+            keyOptions.expectedWorkers,
+            resolved.clock,
+          )
+        : undefined;
+    lane = new KeyLane(key, keyOptions, resolved.clock, resolved.random, shared);
+    lanes.set(key, lane);
+    if (lanes.size > MAX_KEYS) {
+      for (const [oldKey, old] of lanes) {
+        if (lanes.size <= MAX_KEYS) break;
+        const s = old.stats();
+        if (s.inFlight === 0 && s.queued === 0 && s.gate.open) lanes.delete(oldKey);
+      }
+    }
+    return lane;
+  }
+
+  /**
+   * Runs one call to its end: resolves with the answer to return (success, or the last answer when
+   * retrying stops), or rejects with a `HeadwayError` (or the transport's own error when the last
+   * attempt got no answer).
+   */
+  async run<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): Promise<A> {
+    const resolved = this.options;
+    const { clock, random } = resolved;
+    const events = this.#events;
+    const { request } = spec;
+    const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
+    const lane = this.#laneFor(key, request);
+    const opts = lane.options;
+    const cost = normalizeCost(resolved.cost ? resolved.cost(request) : 1, opts.burst);
+    const idempotent = isIdempotent(request);
+    const replayable = spec.replayable;
+    const call = new CallContext(key, clock, spec.signal, spec.deadlineMs ?? opts.deadlineMs);
+    const timeoutMs = spec.timeoutMs ?? opts.timeoutMs;
+    const priority = spec.priority ?? 0;
+    const facts = call.facts;
+    const asResponse = (answer: A | undefined) =>
+      answer === undefined ? undefined : transport.response?.(answer);
+
+    const check: WaitCheck = ({ ms, reason, window }) => {
+      // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
+      if ((reason === 'gate' || window !== null) && ms > opts.maxRetryAfterMs && Number.isFinite(ms)) {
+        throw new RateLimitedError(facts, clock.wallNow() + ms, ms, undefined, window);
+      }
+      call.checkWait(ms);
+      // A wait for the next answer has no length to report: only timed waits are events.
+      if (events.throttle.active && Number.isFinite(ms)) events.throttle.emit({ key, waitMs: ms, reason });
+    };
+    const giveUp = (status: number | null, reason: GiveUpEvent['reason']) => {
+      if (events.giveUp.active) events.giveUp.emit({ key, attempts: facts.attempts, status, reason });
+    };
+
+    /**
+     * Decides whether to retry. Returns the delay before the retry, or null to stop (the caller
+     * settles with what it has); throws when stopping must be an error.
+     */
+    const planRetry = (
+      verdict: Verdict,
+      signal: RateLimitSignal | null,
+      answer: A | undefined,
+    ): number | null => {
+      const status = statusOf(verdict);
+      const reason: RetryReason = retryReason(verdict, idempotent, replayable);
+      if (!isRetryable(reason)) {
+        if (reason !== 'not-retryable') giveUp(status, reason);
+        return null;
+      }
+      const hint = signal?.retryAfterMs ?? null;
+      if (hint !== null && hint > opts.maxRetryAfterMs) {
+        giveUp(status, 'retry-after-too-long');
+        throw new RateLimitedError(facts, clock.wallNow() + hint, hint, asResponse(answer));
+      }
+      if (facts.attempts > opts.retries) {
+        giveUp(status, 'retries-exhausted');
+        return null;
+      }
+      if (!lane.withdraw()) {
+        giveUp(status, 'budget-exhausted');
+        if (opts.onBudgetExhausted === 'throw') {
+          throw new RetryBudgetExhaustedError(facts, asResponse(answer));
+        }
+        return null;
+      }
+      // The server's hint is a floor, never jittered below; the key's gate enforces it for every call.
+      const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, random);
+      call.checkWait(delay);
+      if (events.retry.active) {
+        events.retry.emit({ key, attempt: facts.attempts, status, delayMs: delay, reason });
+      }
+      // With a hint, the gate holds the retry (and every call of the key): no sleep of its own.
+      return hint === null ? delay : 0;
+    };
+
+    /** The retry's own backoff, abortable, counted as waiting. */
+    const backOff = async (delay: number): Promise<void> => {
+      if (delay <= 0) return;
+      const started = clock.now();
+      try {
+        await clock.sleep(delay, call.signal);
+      } catch {
+        throw call.abortReason();
+      }
+      facts.waitedMs += clock.now() - started;
+      lane.addWait(clock.now() - started);
+    };
+
+    lane.deposit();
+    try {
+      for (;;) {
+        const waitStart = clock.now();
+        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, check);
+        facts.waitedMs += clock.now() - waitStart;
+        facts.attempts++;
+        const attempt = call.attemptSignal(timeoutMs);
+        let answer: A | undefined;
+        let failure: unknown;
+        try {
+          answer = await transport.send(attempt.signal);
+        } catch (error) {
+          failure = error;
+        } finally {
+          attempt.done();
+        }
+
+        if (answer === undefined) {
+          const aborted = call.signal?.aborted === true;
+          const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
+          lane.settle(ticket, verdict, null);
+          if (aborted) throw call.abortReason();
+          facts.statuses.push(null);
+          const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
+          const delay = planRetry(verdict, null, undefined);
+          if (delay === null) throw error;
+          await backOff(delay);
+          continue;
+        }
+
+        const signal = readRateLimit(answer, { receivedAt: clock.wallNow() });
+        const verdict = verdictOf({ kind: 'response', status: answer.status, signal });
+        facts.statuses.push(answer.status);
+        lane.settle(ticket, verdict, signal);
+        if (verdict.kind === 'limited' && events.rateLimited.active) {
+          events.rateLimited.emit({ key, status: answer.status, retryAfterMs: verdict.retryAfterMs, signal });
+        }
+        let delay: number | null;
+        try {
+          delay = planRetry(verdict, signal, answer);
+        } catch (error) {
+          transport.discard(answer);
+          throw error;
+        }
+        if (delay === null) {
+          const response = asResponse(answer);
+          if (resolved.settleCost && verdict.kind === 'answered' && response?.ok)
+            settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
+          return answer;
+        }
+        // Released before the backoff, so its connection is not held while the retry waits.
+        transport.discard(answer);
+        await backOff(delay);
+      }
+    } finally {
+      call.dispose();
+    }
+  }
+}

@@ -1,0 +1,361 @@
+/**
+ * `headwayInterceptor()`: the client engine as an undici interceptor, for `Agent#compose` /
+ * `Dispatcher#compose`. A thin face over the {@link Engine}: one attempt is one `dispatch` of the
+ * next dispatcher; its status and headers go to the engine, which says whether the answer is
+ * delivered to the caller's handler or dropped for a retry. Modelled on undici's own retry
+ * interceptor (`lib/handler/retry-handler.js`): the caller's handler sees one stable controller for
+ * the whole call, and an answer's early chunks are held while the engine decides.
+ *
+ * Retries need the body again: none, a string or bytes is sent again; a stream or an iterable (what
+ * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { Engine, type EngineEvents, type Transport } from '../client/engine.js';
+import type { ClientOptions } from '../client/options.js';
+import type { RequestDescription } from '../client/request.js';
+import { invalid } from '../core/validate.js';
+import { withSingleContentLength } from './content-length.js';
+
+type DispatchHandler = Dispatcher.DispatchHandler;
+type DispatchController = Dispatcher.DispatchController;
+type DispatchOptions = Dispatcher.DispatchOptions;
+
+/** Options of {@link headwayInterceptor}: the client's, except `fetch` (the next dispatcher is the transport). */
+export type InterceptorOptions = Omit<ClientOptions, 'fetch'>;
+
+/** An undici interceptor that paces, plus the engine's events and stats. */
+export interface HeadwayInterceptor extends EngineEvents {
+  (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch;
+}
+
+/** Creates the interceptor. Options are validated here, not at the first request. */
+export function headwayInterceptor(options: InterceptorOptions = {}): HeadwayInterceptor {
+  if (typeof options === 'object' && options !== null && (options as ClientOptions).fetch !== undefined) {
+    invalid(
+      'fetch',
+      'unset: the next dispatcher is the transport of an interceptor',
+      (options as ClientOptions).fetch,
+    );
+  }
+  const engine = new Engine(options);
+  const interceptor = (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
+    function headwayDispatch(opts: DispatchOptions, handler: DispatchHandler): boolean {
+      // An upgrade (WebSocket) or a CONNECT tunnel has no answer to pace on: it passes through.
+      if (opts.upgrade || opts.method === 'CONNECT') return dispatch(opts, handler);
+      new PacedCall(engine, dispatch, opts, handler).start();
+      return true;
+    };
+  return Object.assign(interceptor, engine.api);
+}
+
+/** The answer of one attempt, held (paused, its chunks kept) until the engine delivers or drops it. */
+interface HeldAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly statusMessage: string | undefined;
+  readonly attempt: AttemptHandler;
+}
+
+/**
+ * The caller's view of the call: one controller across attempts, forwarding to the live attempt's.
+ * `abort` also cancels a pacing wait or backoff (the call's own signal).
+ */
+class CallController implements DispatchController {
+  #target: DispatchController | null = null;
+  #paused = false;
+  #reason: Error | null = null;
+  readonly #abortCall: (reason: Error) => void;
+
+  constructor(abortCall: (reason: Error) => void) {
+    this.#abortCall = abortCall;
+  }
+  /** The live attempt's controller; a pause asked for before it existed carries over. */
+  set target(target: DispatchController | null) {
+    this.#target = target;
+    if (this.#paused) target?.pause();
+  }
+  get target(): DispatchController | null {
+    return this.#target;
+  }
+  get aborted(): boolean {
+    return this.#reason !== null || (this.target?.aborted ?? false);
+  }
+  get paused(): boolean {
+    return this.#paused;
+  }
+  get reason(): Error | null {
+    return this.#reason ?? this.target?.reason ?? null;
+  }
+  abort(reason: Error): void {
+    if (this.#reason !== null) return;
+    this.#reason = reason;
+    this.target?.abort(reason);
+    this.#abortCall(reason);
+  }
+  pause(): void {
+    this.#paused = true;
+    this.target?.pause();
+  }
+  resume(): void {
+    this.#paused = false;
+    this.target?.resume();
+  }
+}
+
+/** One call through the interceptor: the engine's loop, with `dispatch` as its transport. */
+class PacedCall implements Transport<HeldAnswer> {
+  readonly #engine: Engine;
+  readonly #dispatch: Dispatcher.Dispatch;
+  readonly #opts: DispatchOptions;
+  readonly #handler: DispatchHandler;
+  readonly #abort = new AbortController();
+  readonly #controller = new CallController((reason) => this.#abort.abort(reason));
+
+  constructor(
+    engine: Engine,
+    dispatch: Dispatcher.Dispatch,
+    opts: DispatchOptions,
+    handler: DispatchHandler,
+  ) {
+    this.#engine = engine;
+    this.#dispatch = dispatch;
+    this.#opts = withSingleContentLength(opts);
+    this.#handler = handler;
+  }
+
+  start(): void {
+    // At once, not at the first attempt: the caller can abort while the call waits its turn.
+    this.#handler.onRequestStart?.(this.#controller, {});
+    let request: RequestDescription;
+    let origin: string;
+    try {
+      request = describeDispatch(this.#opts);
+      origin = originOf(this.#opts);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    this.#engine
+      .run(
+        {
+          request,
+          origin,
+          replayable: isReplayableBody(this.#opts.body),
+          signal: this.#abort.signal,
+        },
+        this,
+      )
+      .then(
+        (answer) => answer.attempt.deliver(answer),
+        (error: unknown) => this.#fail(error),
+      );
+  }
+
+  /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
+  #fail(error: unknown): void {
+    const reason = this.#controller.reason ?? (error instanceof Error ? error : new Error(String(error)));
+    this.#handler.onResponseError?.(this.#controller, reason);
+  }
+
+  send(signal: AbortSignal | undefined): Promise<HeldAnswer> {
+    return new Promise((resolve, reject) => {
+      const attempt = new AttemptHandler(this.#handler, this.#controller, signal, resolve, reject);
+      try {
+        this.#dispatch(this.#opts, attempt);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
+
+  discard(answer: HeldAnswer): void {
+    answer.attempt.drop();
+  }
+}
+
+/** The handler of one attempt: resolves at the answer's head, then delivers or drops its body. */
+class AttemptHandler implements DispatchHandler {
+  readonly #downstream: DispatchHandler;
+  readonly #call: CallController;
+  readonly #signal: AbortSignal | undefined;
+  #resolve: ((answer: HeldAnswer) => void) | null;
+  readonly #reject: (error: unknown) => void;
+  #controller: DispatchController | null = null;
+  /** `held` until the engine decides; then `delivered` (forwarded) or `dropped` (read and ignored). */
+  #state: 'waiting' | 'held' | 'delivered' | 'dropped' = 'waiting';
+  #chunks: Buffer[] = [];
+  #ended: { trailers: IncomingHttpHeaders } | null = null;
+  #failed: Error | null = null;
+  readonly #onAbort = () => this.#controller?.abort(abortReason(this.#signal));
+
+  constructor(
+    downstream: DispatchHandler,
+    call: CallController,
+    signal: AbortSignal | undefined,
+    resolve: (answer: HeldAnswer) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#downstream = downstream;
+    this.#call = call;
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  onRequestStart(controller: DispatchController, _context: unknown): void {
+    this.#controller = controller;
+    if (this.#signal?.aborted) controller.abort(abortReason(this.#signal));
+    else this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  onRequestUpgrade(
+    _controller: DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    socket: Duplex,
+  ): void {
+    this.#call.target = this.#controller;
+    this.#downstream.onRequestUpgrade?.(this.#call, statusCode, headers, socket);
+  }
+
+  onResponseStart(
+    _controller: DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    const resolve = this.#resolve;
+    if (statusCode < 200 || resolve === null) return; // 1xx: informational, not an answer
+    this.#resolve = null;
+    // Not paused: the engine decides within microtasks (its waits come after a drop), and the
+    // chunks that arrive meanwhile are held, as few as one read of the socket.
+    this.#state = 'held';
+    resolve({ status: statusCode, headers, statusMessage, attempt: this });
+  }
+
+  onResponseData(_controller: DispatchController, chunk: Buffer): void {
+    if (this.#state === 'delivered') this.#downstream.onResponseData?.(this.#call, chunk);
+    else if (this.#state === 'held') this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(_controller: DispatchController, trailers: IncomingHttpHeaders): void {
+    this.#done();
+    if (this.#state === 'delivered') this.#downstream.onResponseEnd?.(this.#call, trailers);
+    else if (this.#state === 'held') this.#ended = { trailers };
+  }
+
+  onResponseError(_controller: DispatchController, error: Error): void {
+    this.#done();
+    if (this.#resolve !== null) {
+      this.#resolve = null;
+      this.#reject(error);
+    } else if (this.#state === 'delivered') this.#downstream.onResponseError?.(this.#call, error);
+    else if (this.#state === 'held') this.#failed = error;
+  }
+
+  /** The engine returns this answer: the caller's handler gets its head, held chunks and the rest. */
+  deliver(answer: HeldAnswer): void {
+    this.#state = 'delivered';
+    const call = this.#call;
+    call.target = this.#controller;
+    try {
+      this.#forward(answer);
+    } catch (error) {
+      // A handler that throws ends its response, as undici's own core does.
+      this.#controller?.abort(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #forward(answer: HeldAnswer): void {
+    const call = this.#call;
+    const downstream = this.#downstream;
+    downstream.onResponseStart?.(call, answer.status, answer.headers, answer.statusMessage);
+    for (const chunk of this.#chunks) downstream.onResponseData?.(call, chunk);
+    this.#chunks = [];
+    if (this.#failed) downstream.onResponseError?.(call, this.#failed);
+    else if (this.#ended) downstream.onResponseEnd?.(call, this.#ended.trailers);
+  }
+
+  /** The engine drops this answer: the rest of its body is read and ignored (the connection stays usable). */
+  drop(): void {
+    if (this.#state !== 'held') return;
+    this.#state = 'dropped';
+    this.#chunks = [];
+  }
+
+  #done(): void {
+    this.#signal?.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new Error('aborted', { cause: reason });
+}
+
+/** What `key(request)` and `cost(request)` see of a dispatch: the URL and headers are read on first use. */
+function describeDispatch(opts: DispatchOptions): RequestDescription {
+  const method = opts.method.toUpperCase();
+  let url: URL | undefined;
+  let headers: Headers | undefined;
+  return {
+    get url() {
+      url ??= new URL(opts.path, opts.origin);
+      return url;
+    },
+    method,
+    get headers() {
+      headers ??= headersOf(opts.headers);
+      return headers;
+    },
+    body: typeof opts.body === 'string' ? opts.body : undefined,
+  };
+}
+
+/** Origins as dispatches name them → as `URL#origin` spells them (the default key). Bounded. */
+const ORIGINS = new Map<string, string>();
+
+/** The dispatch's origin, spelled as `URL#origin`, without parsing a URL per request. */
+function originOf(opts: DispatchOptions): string {
+  const raw = opts.origin;
+  if (raw === undefined) return new URL(opts.path).origin;
+  if (typeof raw !== 'string') return raw.origin;
+  let origin = ORIGINS.get(raw);
+  if (origin === undefined) {
+    if (ORIGINS.size >= 1024) ORIGINS.clear();
+    origin = new URL(raw).origin;
+    ORIGINS.set(raw, origin);
+  }
+  return origin;
+}
+
+/** undici's header shapes (a record, a flat `[name, value, …]` array, or pairs) as Fetch `Headers`. */
+function headersOf(source: DispatchOptions['headers']): Headers {
+  const headers = new Headers();
+  if (source === null || source === undefined) return headers;
+  const add = (name: unknown, value: unknown) => {
+    if (value === undefined || value === null) return;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(String(name), String(v));
+  };
+  if (Array.isArray(source) && (source.length === 0 || !Array.isArray(source[0]))) {
+    for (let i = 0; i + 1 < source.length; i += 2) add(source[i], source[i + 1]);
+  } else if (typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    for (const [name, value] of source as Iterable<[string, unknown]>) add(name, value);
+  } else {
+    for (const [name, value] of Object.entries(source)) add(name, value);
+  }
+  return headers;
+}
+
+/** True when a dispatch body can be sent again: none, a string or bytes. */
+function isReplayableBody(body: DispatchOptions['body']): boolean {
+  return (
+    body === undefined ||
+    body === null ||
+    typeof body === 'string' ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body)
+  );
+}

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ConcurrencyModelState,
+  concurrencyModel,
+  newConcurrency,
+  PROBE_AFTER_MS,
+} from '../../../src/client/models/concurrency.js';
+import type { Observation } from '../../../src/client/models/model.js';
+import { answer, window } from './helpers.js';
+
+const m = concurrencyModel;
+
+/** A key's calls, as the pacer reports them to the model: sent in mark order, then settled. */
+class Calls {
+  s: ConcurrencyModelState = newConcurrency();
+  #mark = 0;
+  /** Calls in flight: mark → when sent. */
+  #inFlight = new Map<number, number>();
+
+  /** Sends `n` calls at `at`; returns their marks. */
+  send(n: number, at = 0): number[] {
+    return Array.from({ length: n }, () => {
+      const mark = ++this.#mark;
+      this.s = m.sent(this.s, 1, at, mark, this.#inFlight.size);
+      this.#inFlight.set(mark, at);
+      return mark;
+    });
+  }
+
+  /** Settles the call `mark` at `at`: admitted, refused (with a 1 s hint unless said) or failed. */
+  settle(mark: number, at: number, outcome: Observation['outcome'], fields: Partial<Observation> = {}) {
+    const sentAt = this.#inFlight.get(mark) ?? at;
+    this.#inFlight.delete(mark);
+    const limited = outcome === 'limited';
+    this.s = m.observe(
+      this.s,
+      answer({
+        at,
+        sentAt,
+        mark,
+        inFlight: this.#inFlight.size,
+        outcome,
+        retryAfterMs: limited ? 1000 : null,
+        ...fields,
+      }),
+    );
+  }
+
+  /** Sends `admitted + refused` calls at once; the server admits the first `admitted`, refuses the rest at once. */
+  burst(admitted: number, refused: number, at: number, fields: Partial<Observation> = {}) {
+    const marks = this.send(admitted + refused, at);
+    for (const mark of marks.slice(admitted)) this.settle(mark, at + 1, 'limited', fields);
+    for (const mark of marks.slice(0, admitted)) this.settle(mark, at + 50, 'answered');
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+}
+
+/** The most calls `delay` lets go at once. */
+function allowed(s: ConcurrencyModelState): number {
+  let n = 0;
+  while (n < 1000 && m.delay(s, 1, 0, n) === 0) n++;
+  return n;
+}
+
+describe('concurrency model', () => {
+  it('caps nothing while the server admits everything', () => {
+    const calls = new Calls();
+    calls.burst(40, 0, 0);
+    expect(calls.s.cap).toBeNull();
+    expect(allowed(calls.s)).toBe(1000);
+    expect(m.snapshot(calls.s, 0, 3)).toEqual({ rate: null, burst: null, source: null, tokens: null });
+  });
+
+  it.each([
+    { case: '16 at once, 8 admitted: the cap is what was admitted', admitted: 8, refused: 8, cap: 8 },
+    { case: 'one admitted, one refused', admitted: 1, refused: 1, cap: 1 },
+    { case: 'a refusal alone in flight says nothing about concurrency', admitted: 0, refused: 1, cap: null },
+    {
+      case: 'refused before any other: the others sent after it do not count',
+      admitted: 0,
+      refused: 5,
+      cap: null,
+    },
+  ])('$case', ({ admitted, refused, cap }) => {
+    const calls = new Calls();
+    calls.burst(admitted, refused, 0);
+    expect(calls.s.cap).toBe(cap);
+  });
+
+  it('a refusal that an exhausted window explains is the rate, not concurrency', () => {
+    const exhausted = new Calls();
+    exhausted.burst(10, 1, 0, { window: window({ quota: 100, remaining: 0, resetInMs: 3000 }) });
+    expect(exhausted.s.cap).toBeNull();
+    const open = new Calls();
+    open.burst(10, 1, 0, { window: window({ quota: 100, remaining: 40, resetInMs: 3000 }) });
+    expect(open.s.cap).toBe(10);
+  });
+
+  it('a refusal of a call sent while reopening is the rate (per second), not concurrency', () => {
+    const calls = new Calls();
+    calls.burst(8, 0, 0);
+    const first = calls.send(3, 100);
+    calls.settle(first[2]!, 101, 'limited'); // 2 sent before it in flight: cap 2, reopening from 1
+    expect(calls.s.cap).toBe(2);
+    for (const mark of first.slice(0, 2)) calls.settle(mark, 150, 'answered');
+    const [reopened] = calls.send(1, 1200);
+    const [second] = calls.send(1, 1201);
+    calls.settle(second!, 1202, 'limited'); // sent while reopening: says nothing about the cap
+    expect(calls.s.cap).toBe(2);
+    calls.settle(reopened!, 1250, 'answered');
+  });
+
+  it('after a round at the cap, one refusal below it is doubted (a per-second limit); a second is believed', () => {
+    const calls = new Calls();
+    calls.burst(4, 4, 0, { retryAfterMs: null });
+    // Steady use at the cap: each answer comes with the other 3 in flight, and a call replaces it.
+    let marks = calls.send(4, 100);
+    for (let i = 0; i < 4; i++) {
+      calls.settle(marks[0]!, 110 + i, 'answered');
+      marks = [...marks.slice(1), ...calls.send(1, 110 + i)];
+    }
+    for (const mark of marks) calls.settle(mark, 150, 'answered');
+    const refuseBelowCap = (at: number) => {
+      const marks = calls.send(4, at);
+      calls.settle(marks[3]!, at + 1, 'limited', { retryAfterMs: null }); // 3 sent before it in flight
+      for (const mark of marks.slice(0, 3)) calls.settle(mark, at + 5, 'answered');
+    };
+    refuseBelowCap(200);
+    expect(calls.s.cap).toBe(4);
+    // Calls sent before the doubted refusal came are of the same episode: doubted too.
+    const episode = calls.send(3, 200);
+    calls.settle(episode[2]!, 202, 'limited', { retryAfterMs: null });
+    for (const mark of episode.slice(0, 2)) calls.settle(mark, 205, 'answered');
+    expect(calls.s.cap).toBe(4);
+    refuseBelowCap(300); // no full round since the doubted one: believed
+    expect(calls.s.cap).toBe(3);
+  });
+
+  it('a later refusal with fewer in flight lowers the cap; one with more leaves it', () => {
+    const calls = new Calls();
+    calls.burst(5, 3, 0);
+    expect(calls.s.cap).toBe(5);
+    calls.burst(6, 1, 2000); // more in flight than the cap (a caller over the cap): no new evidence
+    expect(calls.s.cap).toBe(5);
+  });
+
+  it('after a retry hint, reopens one call at first and one more per answer, up to the cap', () => {
+    const calls = new Calls();
+    calls.burst(8, 8, 0);
+    // The gate is closed meanwhile (the pacer's); once it opens, 1 may go, then each answer adds one.
+    const steps: number[] = [];
+    for (let round = 0, at = 1000; round < 5; round++, at += 10) {
+      const n = allowed(calls.s) - calls.inFlight;
+      steps.push(n);
+      for (const mark of calls.send(n, at)) calls.settle(mark, at + 5, 'answered');
+    }
+    expect(steps).toEqual([1, 2, 4, 8, 8]);
+    expect(calls.s.ramp).toBeNull();
+  });
+
+  it('answers to calls sent before the refusal do not widen the reopening', () => {
+    const calls = new Calls();
+    const marks = calls.send(9, 0);
+    calls.settle(marks[8]!, 1, 'limited');
+    for (const mark of marks.slice(0, 8)) calls.settle(mark, 50, 'answered');
+    expect(allowed(calls.s)).toBe(1);
+  });
+
+  it('reopening without a cap ends at the calls in flight when the refusal came', () => {
+    const calls = new Calls();
+    calls.burst(8, 0, 0);
+    const marks = calls.send(4, 100);
+    calls.settle(marks[0]!, 101, 'limited'); // a rate refusal (sent first): no cap, 4 were in flight
+    for (const mark of marks.slice(1)) calls.settle(mark, 150, 'answered');
+    expect(calls.s.cap).toBeNull();
+    expect(allowed(calls.s)).toBe(1);
+    for (const at of [1000, 1010, 1020])
+      for (const mark of calls.send(1, at)) calls.settle(mark, at + 5, 'answered');
+    expect(calls.s.ramp).toBeNull();
+    expect(allowed(calls.s)).toBe(1000);
+  });
+
+  it('a refusal without a retry hint caps but does not restart the reopening', () => {
+    const calls = new Calls();
+    calls.burst(6, 2, 0, { retryAfterMs: null });
+    expect(calls.s.cap).toBe(6);
+    expect(calls.s.ramp).toBeNull();
+    expect(allowed(calls.s)).toBe(6);
+  });
+
+  it('probes upward by one only after quiet time and a cap of answers in full use', () => {
+    const calls = new Calls();
+    calls.burst(4, 1, 0, { retryAfterMs: null });
+    /** `n` rounds at `at` with the cap in full use (`full`) or one call at a time. */
+    const rounds = (at: number, n: number, full: boolean) => {
+      for (let i = 0; i < n; i++) {
+        const marks = calls.send(full ? (calls.s.cap ?? 1) : 1, at);
+        for (const mark of marks) calls.settle(mark, at, 'answered');
+      }
+    };
+    const table: [at: number, rounds: number, full: boolean, cap: number][] = [
+      [1000, 20, true, 4], // in full use, but not quiet for long enough yet
+      [PROBE_AFTER_MS - 1, 1, true, 4],
+      [PROBE_AFTER_MS + 10, 100, false, 4], // quiet, but the cap was not in full use
+      [PROBE_AFTER_MS + 20, 1, true, 5], // quiet and in full use: the probe, one more
+      [PROBE_AFTER_MS + 40, 10, true, 5], // the probe restarted the quiet time
+      [2 * PROBE_AFTER_MS + 20, 1, true, 6],
+    ];
+    const caps = table.map(([at, n, full]) => {
+      rounds(at, n, full);
+      return calls.s.cap;
+    });
+    expect(caps).toEqual(table.map((row) => row[3]));
+    // A refusal at the probed cap brings it back to what was admitted.
+    calls.burst(5, 1, 2 * PROBE_AFTER_MS + 50, { retryAfterMs: null });
+    expect(calls.s.cap).toBe(5);
+  });
+
+  it('a failed attempt (no answer) teaches nothing', () => {
+    const calls = new Calls();
+    const [a, b] = calls.send(2, 0);
+    calls.settle(b!, 5, 'failed');
+    calls.settle(a!, 6, 'answered');
+    expect(calls.s).toMatchObject({ cap: null, ramp: null, pending: [] });
+  });
+
+  it('snapshot: the allowance now and the places free; nothing is ever ruled out', () => {
+    const calls = new Calls();
+    calls.burst(5, 1, 0, { retryAfterMs: null });
+    expect(m.snapshot(calls.s, 0, 2)).toEqual({ rate: null, burst: 5, source: null, tokens: 3 });
+    expect(m.falsifiedAt(calls.s)).toBeNull();
+  });
+});

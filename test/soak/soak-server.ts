@@ -1,0 +1,74 @@
+/**
+ * The soak's server process: the reference server on the Redis store, recording the time of every
+ * admitted request, its heap after warm-up and at the end, and its longest event-loop stall. Prints
+ * `READY <url>`; reads `warm` (warm-up is over: measure from here) and `stop` (print one JSON line,
+ * see {@link ServerReport}, and exit) on stdin.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { redisStore } from '../../src/redis/index.js';
+import { startServer } from '../../src/server/serve.js';
+
+/** What the server process reports. */
+export interface ServerReport {
+  admittedAt: number[];
+  refused: number;
+  storeErrors: number;
+  heapAfterWarmUp: number;
+  heapAtEnd: number;
+  maxStallMs: number;
+}
+
+const env = (name: string) => Number(process.env[name]);
+const client = new Redis(process.env.SOAK_REDIS_URL!, { enableOfflineQueue: false, lazyConnect: true });
+await client.connect();
+const admittedAt: number[] = [];
+let refused = 0;
+let storeErrors = 0;
+const start = performance.now();
+const server = await startServer({
+  rate: env('SOAK_RATE'),
+  burst: env('SOAK_BURST'),
+  keyHeader: 'x-soak-key',
+  limiter: {
+    // Generous timeouts: the soak checks the bound and stability, not how a slow Redis is handled.
+    store: redisStore({ client, prefix: `soak-${process.pid}`, commandTimeoutMs: 2_000 }),
+    storeTimeoutMs: 2_000,
+    onDecision: (event) => {
+      if (event.storeError) storeErrors++;
+      if (event.allowed) admittedAt.push(performance.now() - start);
+      else refused++;
+    },
+  },
+});
+console.log(`READY ${server.url}`);
+
+const heap = () => {
+  globalThis.gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const loop = monitorEventLoopDelay({ resolution: 10 });
+let heapAfterWarmUp = 0;
+const commands = createInterface({ input: process.stdin });
+for await (const command of commands) {
+  if (command === 'warm') {
+    heapAfterWarmUp = heap();
+    loop.enable();
+  }
+  if (command === 'stop') break;
+}
+loop.disable();
+commands.close();
+const heapAtEnd = heap();
+await server.close();
+client.disconnect();
+const report: ServerReport = {
+  admittedAt,
+  refused,
+  storeErrors,
+  heapAfterWarmUp,
+  heapAtEnd,
+  maxStallMs: loop.max / 1e6,
+};
+console.log(JSON.stringify(report));
