@@ -43,7 +43,7 @@ interface Reading {
 export interface BucketModelState {
   readonly rate: number | null;
   readonly burst: number | null;
-  readonly source: Exclude<RateSource, 'window' | 'aimd'> | null;
+  readonly source: Exclude<RateSource, 'window' | 'refusals'> | null;
   readonly configuredRate: number | null;
   readonly tokens: number | null;
   readonly updatedAt: number;

@@ -274,7 +274,7 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   let free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
     if (s.confirmed || limit - inFlight - s.foreign - sumUnits(s.ledger) >= cost - EPSILON) return 0;
-    return inFlight === 0 ? 0 : Number.POSITIVE_INFINITY;
+    return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
   const returns = s.ledger.filter((e) => e.backAt > seen);

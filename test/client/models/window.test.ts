@@ -96,6 +96,8 @@ describe('window model', () => {
     expect(m.delay(s, 1, 500, 0)).toBe(52);
     expect(m.delay(s, 1, 552, 0)).toBe(0);
     expect(m.delay(s, 1, 552, 1)).toBe(Number.POSITIVE_INFINITY);
+    // Fractional (learned token) costs taken back leave float residue: that is nothing in flight.
+    expect(m.delay(s, 1, 552, 0.1 + 0.2 - 0.3)).toBe(0);
     // Its answer says 9 left: the units are back, and from now on returns are spent at once.
     s = m.observe(s, reading({ limit: 10, rate: 20, resetInMs: 1000 }, 553, 11, 9));
     expect(s.confirmed).toBe(true);
