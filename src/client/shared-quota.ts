@@ -101,6 +101,8 @@ export class SharedQuota {
   #downUntil = Number.NEGATIVE_INFINITY;
   #failures = 0;
   #slowInARow = 0;
+  /** The server reported a window in units other than requests (learned figures only). */
+  #otherUnits = false;
 
   /** `figures`: the configured rate and burst, or `null` to learn them ({@link SharedQuota.learn}). */
   constructor(
@@ -138,12 +140,12 @@ export class SharedQuota {
   }
 
   /**
-   * Shares what an answer taught the key's pacer (`learned`, its snapshot after `signal`), when
-   * the figures are learned: until bookings pace the key, a window the server reports exhausted
-   * closes the shared gate until that window resets; once the pacer knows the server's
-   * request rate and burst, bookings follow them. True when the booking figures changed (first
-   * learned, or moved by more than 10 %: smaller moves keep the current ones). Only for a quota
-   * that {@link SharedQuota.learns}.
+   * Shares what an answer taught the key's pacer (`learned`, its snapshot after `signal`), for a
+   * quota that {@link SharedQuota.learns}: until bookings pace the key, a window the server reports
+   * exhausted closes the shared gate until that window resets; once the pacer knows the server's
+   * request rate and burst (and the server reports no window in other units, such as tokens),
+   * bookings follow them. True when the booking figures changed (first learned, or moved by more
+   * than 10 %: smaller moves keep the current ones).
    */
   learn(learned: PacerSnapshot, signal: RateLimitSignal | null): boolean {
     // Until bookings pace the key, each process paces alone: a window one of them sees exhausted
@@ -156,7 +158,10 @@ export class SharedQuota {
       );
       if (resetMs > 0) this.holdGate(resetMs);
     }
-    const figures = fleetFigures(learned);
+    // Bookings count requests: a key whose server also counts other units (tokens) keeps each
+    // process pacing every window from its own view, and shares only the gate.
+    if (signal?.policies.some((p) => p.unit !== REQUESTS)) this.#otherUnits = true;
+    const figures = this.#otherUnits ? null : fleetFigures(learned);
     if (!figures) return false;
     const was = this.#booking?.figures;
     if (was && !movedFrom(was.rate, figures.rate) && !movedFrom(was.burst, figures.burst)) return false;

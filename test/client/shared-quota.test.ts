@@ -321,7 +321,8 @@ describe('createFetch with a store and no rate: the fleet learns together', () =
         (s) => Math.floor(s.at / 10_000) === Math.floor(seen.at / 10_000),
       ).length;
       const resetS = Math.ceil((10_000 - (seen.at % 10_000)) / 1000);
-      if (used > 2) return { status: 429, headers: { 'retry-after': String(resetS) } };
+      if (used > 2)
+        return { status: 429, headers: { 'retry-after': String(resetS) } as Record<string, string> };
       return {
         status: 200,
         headers: {
