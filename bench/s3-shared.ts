@@ -2,7 +2,8 @@
  * S3 (shared quota): 4 child processes × 250 GETs (16 in flight each) under one API key (the
  * `x-api-key` header; the server keys by it), burst 20, 200 req/s. Headway shares one bucket and
  * gate through its Redis store (`createFetch({ rate: 200, burst: 20, store: redisStore(…),
- * expectedWorkers: 4 })`); bottleneck runs in its Redis clustering mode (ioredis) with the S1
+ * expectedWorkers: 4 })`), and the same store with no `rate` or `burst`: each process learns them from the
+ * server's headers and shares what it learned (issue #13, "a fleet learns together"); bottleneck runs in its Redis clustering mode (ioredis) with the S1
  * settings, which its README says are shared by every limiter of the same `id`. As a control,
  * Headway without a store paces each process at the whole rate, which 4 processes overrun; and
  * Headway's store with a 1 s command timeout instead of the default 100 ms shows how much of its
@@ -32,11 +33,13 @@ type Kind = WorkerPlan['client'];
 const allKinds: readonly Kind[] = [
   'headway-redis',
   'bottleneck-cluster',
+  'headway-redis-learned',
   'headway-redis-1s',
   'headway-local',
 ];
 const labels: Record<Kind, string> = {
   'headway-redis': '**Headway, redisStore, expectedWorkers 4**',
+  'headway-redis-learned': '**Headway, redisStore, expectedWorkers 4, no `rate`** (learned and shared)',
   'headway-redis-1s': 'Headway, redisStore with commandTimeoutMs 1000 (diagnostic)',
   'bottleneck-cluster': 'bottleneck, Redis clustering (ioredis)',
   'headway-local': 'Headway, no store (control: each process paces alone)',
@@ -110,7 +113,7 @@ async function runOnce(kind: Kind, o: S3Options, redisUrl: string, run: number):
 
 export async function runS3(report: Report, o: S3Options): Promise<void> {
   const { url } = await benchRedis();
-  const kinds = o.diagnostics ? allKinds : allKinds.slice(0, 2);
+  const kinds = o.diagnostics ? allKinds : allKinds.slice(0, 3);
   const total = o.processes * o.perProcess;
   const minMs = ((total - o.burst) / o.rate) * 1000;
   const runs = new Map<Kind, S3Run[]>(kinds.map((k) => [k, []]));
@@ -168,5 +171,21 @@ export async function runS3(report: Report, o: S3Options): Promise<void> {
     target: `429s ≤ 1 %, wall ≤ ${fixed(maxRatio, 2)}× min`,
     pass: misses.length === 0,
     ...(misses.length ? { note: misses.join(', ') } : {}),
+  });
+  // Issue #13: unconfigured workers, learning together, within 1.10× of the minimum, at most the burst refused.
+  const learned = summary.find((s) => s.kind === 'headway-redis-learned')!;
+  const learnedRatio = 1.1;
+  const learnedMisses: string[] = [];
+  if (!(learned.refused <= o.burst)) learnedMisses.push(`${int(learned.refused)} × 429`);
+  if (!(learned.ratio <= learnedRatio)) learnedMisses.push(`wall ${fixed(learned.ratio, 3)}×`);
+  if (learned.failed > 0) learnedMisses.push(`${learned.failed} failed`);
+  report.verdict({
+    scenario: 'S3',
+    row: 'S3 shared quota, learned (no rate)',
+    headway: `${fixed(learned.ratio, 3)}×, ${int(learned.refused)}×429`,
+    bestPeer: `bottleneck cluster (configured): ${fixed(peer.ratio, 3)}×, ${int(peer.refused)}×429`,
+    target: `429s ≤ burst (${o.burst}), wall ≤ ${fixed(learnedRatio, 2)}× min`,
+    pass: learnedMisses.length === 0,
+    ...(learnedMisses.length ? { note: learnedMisses.join(', ') } : {}),
   });
 }

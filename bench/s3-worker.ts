@@ -10,7 +10,12 @@ import { redisStore } from '../src/redis/index.js';
 import { type BenchClient, bottleneckClient, headwayConfigured } from './lib/clients.js';
 
 export interface WorkerPlan {
-  client: 'headway-redis' | 'headway-redis-1s' | 'headway-local' | 'bottleneck-cluster';
+  client:
+    | 'headway-redis'
+    | 'headway-redis-learned'
+    | 'headway-redis-1s'
+    | 'headway-local'
+    | 'bottleneck-cluster';
   url: string;
   redisUrl: string;
   prefix: string;
@@ -33,9 +38,10 @@ const headers = { 'x-api-key': plan.apiKey };
 const known = { rate: plan.rate, burst: plan.burst };
 let redis: Redis | undefined;
 let client: BenchClient;
-if (plan.client === 'headway-redis' || plan.client === 'headway-redis-1s') {
+if (plan.client.startsWith('headway-redis')) {
   // The README's shared-quota setup: one store, `rate` and `burst` of the whole quota, and how many
-  // processes share it (each paces at rate / workers if Redis fails).
+  // processes share it (each paces at rate / workers if Redis fails). `headway-redis-learned`: the
+  // same store with no `rate` or `burst`, learned from the server's headers and shared.
   redis = new Redis(plan.redisUrl, { enableOfflineQueue: false, lazyConnect: true });
   await redis.connect();
   // The README's store (default commandTimeoutMs: 100), or the same with 1 s, to show how much of
@@ -69,8 +75,7 @@ if (plan.client === 'headway-redis' || plan.client === 'headway-redis-1s') {
       1,
     );
   const fetch = createFetch({
-    rate: plan.rate,
-    burst: plan.burst,
+    ...(plan.client === 'headway-redis-learned' ? {} : { rate: plan.rate, burst: plan.burst }),
     store,
     expectedWorkers: plan.workers,
     fetch: (input, init) => {
@@ -87,7 +92,9 @@ if (plan.client === 'headway-redis' || plan.client === 'headway-redis-1s') {
         },
         () => ({ ok: false, status: 0 }),
       ),
-    close: async () => undefined,
+    close: async () => {
+      if (process.env.BENCH_DEBUG) console.error(JSON.stringify(fetch.stats()));
+    },
   };
 } else if (plan.client === 'headway-local') {
   client = headwayConfigured.make({ known, onAttempt, headers });

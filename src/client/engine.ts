@@ -108,17 +108,17 @@ export class Engine {
     }
     const resolved = this.options;
     const keyOptions = keyOptionsFor(resolved, key, request.url);
-    const shared =
-      resolved.store && keyOptions.rate !== undefined
-        ? new SharedQuota(
-            resolved.store,
-            key,
-            keyOptions.rate,
-            keyOptions.burst ?? defaultBurst(keyOptions.rate),
-            keyOptions.expectedWorkers,
-            resolved.clock,
-          )
-        : undefined;
+    // With a store, a key shares its gate, and its pacing: configured, or learned from the server.
+    const { rate } = keyOptions;
+    const shared = resolved.store
+      ? new SharedQuota(
+          resolved.store,
+          key,
+          rate === undefined ? null : { rate, burst: keyOptions.burst ?? defaultBurst(rate) },
+          keyOptions.expectedWorkers,
+          resolved.clock,
+        )
+      : undefined;
     lane = new KeyLane(key, keyOptions, resolved.clock, resolved.random, shared);
     lanes.set(key, lane);
     if (lanes.size > MAX_KEYS) {

@@ -40,7 +40,10 @@ export class KeyLane {
   readonly #changes: Changes;
   readonly #stats = { sent: 0, waitedMs: 0, rateLimited: 0, retries: 0 };
 
-  /** With `shared`, pacing and the gate come from the store; the local pacer only gates and counts. */
+  /**
+   * With `shared`, the gate comes from the store, and so does pacing once the shared quota paces
+   * (configured, or learned from this key's answers): the local pacer then only gates and counts.
+   */
   constructor(key: string, options: KeyOptions, clock: Clock, random: Random, shared?: SharedQuota) {
     this.key = key;
     this.options = options;
@@ -52,7 +55,7 @@ export class KeyLane {
         rate: options.rate,
         burst: options.burst,
         maxInFlight,
-        paced: !shared,
+        paced: !shared?.paces,
         spread: options.quota === 'spread',
         backoff: options.backoff,
       },
@@ -173,11 +176,20 @@ export class KeyLane {
     this.#changes.notify();
   }
 
-  /** An attempt ended: the pacer learns from it, the shared gate closes on a hint, the line wakes. */
+  /**
+   * An attempt ended: the pacer learns from it, the shared gate closes on a hint, what was learned
+   * is shared (a key with no configured rate), the line wakes.
+   */
   settle(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null): void {
     if (verdict.kind === 'limited') this.#stats.rateLimited++;
-    const gateMs = this.#pacer.settle(ticket, verdict, signal, this.#clock.now());
-    if (gateMs !== null) this.#shared?.holdGate(gateMs);
+    const now = this.#clock.now();
+    const gateMs = this.#pacer.settle(ticket, verdict, signal, now);
+    const shared = this.#shared;
+    if (shared) {
+      if (gateMs !== null) shared.holdGate(gateMs);
+      if (shared.learns && shared.learn(this.#pacer.snapshot(now), signal))
+        this.#pacer.sharePacing(Math.min(this.options.maxConcurrent, shared.inFlightShare));
+    }
     this.#changes.notify();
   }
 

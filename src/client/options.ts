@@ -92,7 +92,8 @@ export interface ClientOptions extends Partial<KeyOptions> {
   random?: Random;
   /**
    * Share each key's bucket and gate through a store (e.g. `redisStore` from `headway/redis`), so
-   * many processes pace from one quota. Needs `rate` (per key). @default undefined (local only)
+   * many processes pace from one quota: at `rate` when set, else at the rate and burst one process
+   * learns from the server's headers (until then, only the gate is shared). @default undefined (local only)
    */
   store?: RateLimitStore;
 }
@@ -208,8 +209,6 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);
     }
-    if (base.rate === undefined && policyFor === undefined && hosts === undefined)
-      invalid('rate', 'set when `store` is given', base.rate);
   }
   return {
     base,
@@ -237,8 +236,5 @@ export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url:
   const options = overrides
     ? validateKeyOptions(withDefaults(hostOptions, overrides), `policyFor(${JSON.stringify(key)}).`)
     : hostOptions;
-  if (resolved.store && options.rate === undefined) {
-    invalid(`policyFor(${JSON.stringify(key)}).rate`, 'set when `store` is given', undefined);
-  }
   return options;
 }

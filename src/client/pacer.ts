@@ -130,7 +130,7 @@ const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
 
 /** One key's pacing state. Times are monotonic ms. */
 export class Pacer {
-  readonly #options: PacerOptions;
+  #options: PacerOptions;
   readonly gate: Gate;
   readonly #random: Random;
   #inFlight = 0;
@@ -156,6 +156,11 @@ export class Pacer {
     this.gate = new Gate(random);
     this.#configured = options.rate === undefined ? null : newBucket(options.rate, options.burst, now);
     this.#noCounters = options.rate === undefined ? newNoCounters(now) : null;
+  }
+
+  /** From now on a shared quota paces the key (the pacer only gates and counts), with at most `maxInFlight` in flight. */
+  sharePacing(maxInFlight: number): void {
+    this.#options = { ...this.#options, paced: false, maxInFlight };
   }
 
   /** Calls sent and not answered yet. */

@@ -5,6 +5,10 @@
  * Bookings are spaced at the rate (a burst of 2), and each process keeps at most its share of the
  * burst, less a margin, booked or in flight, so the server's own bucket stays near full.
  *
+ * The rate and burst are configured, or learned: with no `rate`, the key shares only its gate
+ * until its pacer has learned the server's figures from its headers, then books from the shared
+ * bucket at the learned rate ({@link SharedQuota.learn}), re-synced whenever the figures change.
+ *
  * If the store fails, or is slow twice in a row, the key falls back to local pacing at
  * `rate / expectedWorkers` (so N workers together still stay near the quota) and tries the store
  * again after a second. No call waits on a store that is down for longer than the store's own
@@ -15,7 +19,10 @@ import { withTimeout } from '../core/timeout.js';
 import type { BucketConfig, BucketState } from '../core/token-bucket.js';
 import { reserve } from '../core/token-bucket.js';
 import { StoreTimeoutError } from '../errors.js';
+import type { RateLimitSignal } from '../signals/signal.js';
 import type { RateLimitStore, StoreLimit } from '../stores/store.js';
+import { REQUESTS } from './cost.js';
+import type { PacerSnapshot } from './pacer.js';
 
 /** After a store failure, calls use the local fallback this long before the store is tried again. */
 const RETRY_STORE_AFTER_MS = 1000;
@@ -27,47 +34,139 @@ const STORE_DEADLINE_MS = 1000;
 const SHARED_MARGIN = 0.25;
 /** Largest burst of bookings the shared bucket grants at once: near strict spacing. */
 const SHARED_BOOKING_BURST = 2;
+/** A learned rate or burst that moves by less than this share keeps the current booking figures. */
+const RESYNC_CHANGE = 0.1;
+
+/** A quota's sustained rate (units/s) and burst (units at once). */
+export interface QuotaFigures {
+  rate: number;
+  burst: number;
+}
+
+/** How a process books from the shared bucket at given figures. */
+interface Booking {
+  figures: QuotaFigures;
+  limit: StoreLimit;
+  fallbackConfig: BucketConfig;
+  inFlightShare: number;
+}
+
+function bookingFor(figures: QuotaFigures, expectedWorkers: number): Booking {
+  const { rate, burst } = figures;
+  // Bookings are spaced at the rate with almost no burst, so the server's bucket stays near full
+  // and absorbs requests that reach it closer together than they were booked (network and
+  // scheduling jitter across processes). "rate/s with a burst of C" is C units per C/rate seconds.
+  const capacity = Math.min(SHARED_BOOKING_BURST, burst);
+  const limit: StoreLimit = {
+    algorithm: 'token-bucket',
+    limit: capacity,
+    windowMs: (capacity / rate) * 1000,
+  };
+  // In flight, requests escape the spacing: a stalled server (or network) lets them pile up and a
+  // full server bucket cannot bank refill for them. The fleet keeps at most the burst minus a margin
+  // in flight (booked or sent), each process its share of it.
+  const margin = Math.max(2, Math.floor(burst * SHARED_MARGIN));
+  const share = Math.max(1, expectedWorkers);
+  return {
+    figures,
+    limit,
+    fallbackConfig: { capacity: Math.max(1, burst / share), refillPerSecond: rate / share },
+    inFlightShare: Math.max(1, Math.floor((burst - margin) / share)),
+  };
+}
+
+const movedFrom = (was: number, now: number) => Math.abs(now - was) > was * RESYNC_CHANGE;
+
+/**
+ * The figures a fleet may book at, from what one process's pacer learned: a request rate the server
+ * stated (a policy, or a window's limit per window) and a burst. Not an estimate from how
+ * `remaining` moved against this process's own sends (in a fleet, the others' sends make the
+ * server look slower than it is), nor the floor a reset implies (far below the rate at first).
+ */
+function fleetFigures(learned: PacerSnapshot): QuotaFigures | null {
+  const { rate, burst, source, unit } = learned;
+  if (unit !== REQUESTS || rate === null || burst === null || !(rate > 0) || !(burst >= 1)) return null;
+  return source === 'policy' || source === 'window' ? { rate, burst } : null;
+}
 
 /** Shared pacing and gate of one key. */
 export class SharedQuota {
   readonly #store: RateLimitStore;
   readonly #key: string;
-  readonly #limit: StoreLimit;
   readonly #clock: Clock;
-  readonly #fallbackConfig: BucketConfig;
+  readonly #expectedWorkers: number;
+  /** How bookings are made; `null` while the figures are still to be learned (only the gate is shared). */
+  #booking: Booking | null;
   #fallback: BucketState;
   #downUntil = Number.NEGATIVE_INFINITY;
-  /** Most calls this process may have booked or in flight at once (its share of the burst less the margin). */
-  readonly inFlightShare: number;
   #failures = 0;
   #slowInARow = 0;
+  /** The server reported a window in units other than requests (learned figures only). */
+  #otherUnits = false;
 
+  /** `figures`: the configured rate and burst, or `null` to learn them ({@link SharedQuota.learn}). */
   constructor(
     store: RateLimitStore,
     key: string,
-    rate: number,
-    burst: number,
+    figures: QuotaFigures | null,
     expectedWorkers: number,
     clock: Clock,
   ) {
     this.#store = store;
     this.#key = key;
     this.#clock = clock;
-    // Bookings are spaced at the rate with almost no burst, so the server's bucket stays near full
-    // and absorbs requests that reach it closer together than they were booked (network and
-    // scheduling jitter across processes). "rate/s with a burst of C" is C units per C/rate seconds.
-    const capacity = Math.min(SHARED_BOOKING_BURST, burst);
-    this.#limit = { algorithm: 'token-bucket', limit: capacity, windowMs: (capacity / rate) * 1000 };
-    // In flight, requests escape the spacing: a stalled server (or network) lets them pile up and a
-    // full server bucket cannot bank refill for them. The fleet keeps at most the burst minus a margin
-    // in flight (booked or sent), each process its share of it.
-    const margin = Math.max(2, Math.floor(burst * SHARED_MARGIN));
-    this.inFlightShare = Math.max(1, Math.floor((burst - margin) / Math.max(1, expectedWorkers)));
-    const share = Math.max(1, expectedWorkers);
-    this.#fallbackConfig = { capacity: Math.max(1, burst / share), refillPerSecond: rate / share };
+    this.#expectedWorkers = expectedWorkers;
+    this.#booking = figures ? bookingFor(figures, expectedWorkers) : null;
+    this.learns = figures === null;
     // The fallback starts empty: when the store first fails, the shared bucket may just have been
     // drained, and a full local bucket in every process would add a burst on top of it.
     this.#fallback = { tokens: 0, updatedAt: clock.now() };
+  }
+
+  /** True when the figures are learned from the server, not configured. */
+  readonly learns: boolean;
+
+  /** True once bookings pace the key (figures configured or learned); before, only the gate is shared. */
+  get paces(): boolean {
+    return this.#booking !== null;
+  }
+
+  /**
+   * Most calls this process may have booked or in flight at once (its share of the burst less the
+   * margin); unbounded while nothing paces the key.
+   */
+  get inFlightShare(): number {
+    return this.#booking?.inFlightShare ?? Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * Shares what an answer taught the key's pacer (`learned`, its snapshot after `signal`), for a
+   * quota that {@link SharedQuota.learns}: until bookings pace the key, a window the server reports
+   * exhausted closes the shared gate until that window resets; once the pacer knows the server's
+   * request rate and burst (and the server reports no window in other units, such as tokens),
+   * bookings follow them. True when the booking figures changed (first learned, or moved by more
+   * than 10 %: smaller moves keep the current ones).
+   */
+  learn(learned: PacerSnapshot, signal: RateLimitSignal | null): boolean {
+    // Until bookings pace the key, each process paces alone: a window one of them sees exhausted
+    // holds them all until it resets. Bookings then keep the fleet within the rate; a bucket's
+    // `remaining` reads 0 at times, and a gate held until its reset (a whole refill) would stall it.
+    if (signal && !this.paces) {
+      const resetMs = Math.max(
+        0,
+        ...signal.policies.map((p) => (p.remaining === 0 ? (p.resetInMs ?? 0) : 0)),
+      );
+      if (resetMs > 0) this.holdGate(resetMs);
+    }
+    // Bookings count requests: a key whose server also counts other units (tokens) keeps each
+    // process pacing every window from its own view, and shares only the gate.
+    if (signal?.policies.some((p) => p.unit !== REQUESTS)) this.#otherUnits = true;
+    const figures = this.#otherUnits ? null : fleetFigures(learned);
+    if (!figures) return false;
+    const was = this.#booking?.figures;
+    if (was && !movedFrom(was.rate, figures.rate) && !movedFrom(was.burst, figures.burst)) return false;
+    this.#booking = bookingFor(figures, this.#expectedWorkers);
+    return true;
   }
 
   /** True while the store is considered down and local fallback pacing is in use. */
@@ -106,19 +205,22 @@ export class SharedQuota {
   /**
    * Books `cost` units unless the shared gate is closed: `gateMs` > 0 says the gate is closed (the
    * booking, asked in the same round trip, is then given up: its slot stays unused). `waitMs` is how
-   * long to wait before sending. From the store, else the local fallback (gate open).
+   * long to wait before sending. From the store, else the local fallback (gate open). Before any
+   * figures are known, only the gate is asked (`waitMs` 0).
    */
   async book(cost: number): Promise<{ gateMs: number; waitMs: number }> {
+    const booking = this.#booking;
+    if (!booking) {
+      // Nothing learned yet: the local pacer paces; only the gate is asked.
+      const gateMs = await this.#call(() => this.#store.gateWait(this.#key));
+      return { gateMs: gateMs ?? 0, waitMs: 0 };
+    }
     const shared = await this.#call(() =>
-      Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, this.#limit, cost)]),
+      Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, booking.limit, cost)]),
     );
     if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
-    const booked = reserve(
-      this.#fallback,
-      this.#fallbackConfig,
-      this.#clock.now(),
-      Math.min(cost, this.#fallbackConfig.capacity),
-    );
+    const config = booking.fallbackConfig;
+    const booked = reserve(this.#fallback, config, this.#clock.now(), Math.min(cost, config.capacity));
     this.#fallback = booked.state;
     return { gateMs: 0, waitMs: booked.waitMs };
   }

@@ -210,10 +210,134 @@ describe('createFetch with a store', () => {
     expect(times[0]).toBe(0);
     expect(times.slice(1).filter((t) => t < 2000)).toEqual([0]);
   });
+});
 
-  it('refuses a store without a rate at construction', () => {
-    expect(() => createFetch({ store: memoryStore() })).toThrow(
-      'Expected `rate` to be set when `store` is given',
+/**
+ * A token-bucket server on the manual clock (`rate`/s, burst `burst`) that states its policy
+ * (IETF `RateLimit-Policy`) and refuses with `retry-after` when the bucket is empty.
+ */
+function bucketServer(clock: ManualClock, rate: number, burst: number, latencyMs = 5) {
+  let tokens = burst;
+  let last = 0;
+  let refused = 0;
+  const server = fakeFetch(
+    clock,
+    (seen) => {
+      tokens = Math.min(burst, tokens + ((seen.at - last) * rate) / 1000);
+      last = seen.at;
+      if (tokens < 1) {
+        refused++;
+        return { status: 429, headers: { 'retry-after': '1' } as Record<string, string> };
+      }
+      tokens -= 1;
+      return {
+        status: 200,
+        headers: { 'ratelimit-policy': `"p";q=${rate};w=1`, ratelimit: `"p";r=${Math.floor(tokens)};t=1` },
+      };
+    },
+    latencyMs,
+  );
+  return { ...server, refused: () => refused };
+}
+
+describe('createFetch with a store and no rate: the fleet learns together', () => {
+  /** Two unconfigured clients, 60 calls between them, against a 20/s bucket with a burst of 8. */
+  async function twoClients(shared: boolean) {
+    const clock = new ManualClock();
+    const server = bucketServer(clock, 20, 8);
+    const store = shared ? memoryStore({ clock }) : undefined;
+    const make = () =>
+      createFetch({
+        fetch: server.fetch,
+        clock,
+        random: () => 0,
+        ...(store ? { store, expectedWorkers: 2 } : {}),
+      });
+    const [a, b] = [make(), make()];
+    const calls = Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b)(URL_A));
+    const results = await runUntilSettled(clock, calls, 5);
+    return { results, server, clients: [a, b], lastAt: Math.max(...server.seen.map((s) => s.at)) };
+  }
+
+  it('two unconfigured clients on one store learn the rate and pace as one client', async () => {
+    const { results, server, clients, lastAt } = await twoClients(true);
+    expect(results.every((r) => r.status === 'fulfilled' && r.value.status === 200)).toBe(true);
+    // Before their first answers both send their first window unbooked: at most the burst is
+    // refused (its 1 s retry-after gates both), then they book one bucket at the learned rate.
+    expect(server.refused()).toBeLessThanOrEqual(8);
+    expect(server.seen.filter((s) => s.at >= 1000)).toHaveLength(60 + server.refused() - 11);
+    expect(lastAt).toBeLessThanOrEqual(1000 + ((60 - 8) / 20) * 1000 * 1.1);
+    for (const client of clients)
+      expect(client.stats()[0]!.learned).toMatchObject({ rate: 20, source: 'policy' });
+  });
+
+  it('without the store, the same two clients pace apart and are refused more', async () => {
+    const alone = await twoClients(false);
+    const together = await twoClients(true);
+    expect(alone.server.refused()).toBeGreaterThan(together.server.refused());
+  });
+
+  it("one client's 429 closes the shared gate for the other before either learned a rate", async () => {
+    const clock = new ManualClock();
+    const server = fakeFetch(clock, (_s, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200 },
     );
+    const store = memoryStore({ clock });
+    const a = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    const b = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    const first = a(URL_A);
+    await clock.advance(1);
+    const other = b(URL_A);
+    await runUntilSettled(clock, [first, other], 10);
+    expect(server.seen.slice(1).map((s) => s.at >= 3000)).toEqual([true, true]);
+  });
+
+  it('the second client books from the bucket the first drained, once its first answer states the policy', async () => {
+    const clock = new ManualClock();
+    const server = bucketServer(clock, 10, 20, 0);
+    const store = memoryStore({ clock });
+    const a = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    const b = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    // Each learns 10/s from its first answer (sent before anything was learned: no booking).
+    await runUntilSettled(clock, [a(URL_A), b(URL_A)], 1);
+    // `a` books 10 calls: the shared bucket (a burst of 2, then one per 100 ms) is booked to 800 ms.
+    const aCalls = Array.from({ length: 10 }, () => a(URL_A));
+    await clock.advance(0);
+    const bCalls = Array.from({ length: 3 }, () => b(URL_A));
+    await runUntilSettled(clock, [...aCalls, ...bCalls], 1);
+    // `b` paces from what `a` booked: its calls leave after `a`'s, one per 100 ms.
+    const times = server.seen.map((s) => s.at);
+    const aLast = times[11]!;
+    expect(aLast - times[2]!).toBe(800);
+    expect(times.slice(-3)).toEqual([aLast + 100, aLast + 200, aLast + 300]);
+    expect(server.refused()).toBe(0);
+  });
+
+  it('a window the server reports exhausted closes the shared gate until it resets', async () => {
+    const clock = new ManualClock();
+    // A fixed window of 2 per 10 s, reported with its counters, no policy.
+    const server = fakeFetch(clock, (seen) => {
+      const used = server.seen.filter(
+        (s) => Math.floor(s.at / 10_000) === Math.floor(seen.at / 10_000),
+      ).length;
+      const resetS = Math.ceil((10_000 - (seen.at % 10_000)) / 1000);
+      if (used > 2)
+        return { status: 429, headers: { 'retry-after': String(resetS) } as Record<string, string> };
+      return {
+        status: 200,
+        headers: {
+          'x-ratelimit-limit': '2',
+          'x-ratelimit-remaining': String(2 - used),
+          'x-ratelimit-reset': String(resetS),
+        },
+      };
+    });
+    const store = memoryStore({ clock });
+    const a = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    const b = createFetch({ fetch: server.fetch, clock, store, random: () => 0 });
+    await runUntilSettled(clock, [a(URL_A), a(URL_A)], 10);
+    // `b` never saw an answer: the shared gate alone holds it until the window resets.
+    await runUntilSettled(clock, [b(URL_A)], 10);
+    expect(server.seen.map((s) => s.at >= 10_000)).toEqual([false, false, true]);
   });
 });
