@@ -123,7 +123,7 @@ export function takeInPlace(
   checkCost(cost, capacity);
   const updatedAt = state[at + 1]!;
   const current = tokensAt(state[at]!, updatedAt, capacity, perSecond, now);
-  const stamp = now > updatedAt ? now : updatedAt;
+  const stamp = Math.max(now, updatedAt);
   const allowed = current >= cost - EPSILON;
   const left = allowed ? Math.max(0, current - cost) : current;
   state[at] = left;

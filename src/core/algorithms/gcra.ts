@@ -32,7 +32,7 @@ const inPlace: InPlaceTake = {
     checkCost(cost, limit.limit);
     const interval = limit.windowMs / limit.limit;
     const held = fresh ? now : state[at]!;
-    const base = held > now ? held : now;
+    const base = Math.max(held, now);
     const newTat = base + interval * cost;
     const allowed = newTat - now <= limit.windowMs + EPSILON;
     const tat = allowed ? newTat : base;
