@@ -38,7 +38,6 @@ const inPlace: InPlaceTake = {
     const tat = allowed ? newTat : base;
     state[at] = tat;
     out.allowed = allowed;
-    out.limit = limit.limit;
     out.remaining = remainingAt(tat, now, limit);
     out.retryAfterMs = allowed
       ? 0

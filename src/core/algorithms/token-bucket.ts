@@ -33,7 +33,6 @@ const inPlace: InPlaceTake = {
       state[at + 1] = now;
     }
     takeInPlace(state, at, limit.limit, (limit.limit * 1000) / limit.windowMs, now, cost, out);
-    out.limit = limit.limit;
     return out.resetMs;
   },
 };

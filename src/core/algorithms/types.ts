@@ -32,7 +32,8 @@ export interface InPlaceTake {
   readonly width: number;
   /**
    * Decides at `now` on the state at `state[at … at + width)` (`fresh`: a new key, whose state this
-   * sets), updates it there and writes the decision into `out`; returns `expiresInMs`. Throws
+   * sets), updates it there and writes the decision into `out` (whose `limit` the caller set); returns
+   * `expiresInMs`. Throws
    * before changing anything when the cost is invalid.
    */
   take(
