@@ -123,7 +123,7 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   }
   const [headway, rlf, erl] = memoryLimiters;
   report.table(
-    `S5: server limiter in memory, decisions/s (one await per decision, ${int(o.ops)} per measurement)`,
+    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement)`,
     `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     memoryLimiters.map((spec) => [

@@ -3,7 +3,8 @@
  * Headway's adapter for it, loaded by autocannon (its CLI, in its own process) over loopback. Each
  * case is its own server process; every rep runs each pair bare/limited in alternating order, so
  * the ratio compares the two under the same machine load. express-rate-limit on the same Express
- * app is measured for scale.
+ * app is measured for scale, and an empty middleware on Hono and Express for the floor: what one
+ * middleware costs those frameworks before it does anything.
  *
  *   npm run bench -- --scenario S9 --no-write
  */
@@ -35,7 +36,9 @@ const pairs: Pair[] = [
   { name: 'node:http + nodeRateLimit', bare: 'node', limited: 'node+headway', target: 0.85 },
   { name: 'fetch handler + withRateLimit', bare: 'fetch', limited: 'fetch+headway', target: 0.9 },
   { name: 'Hono + honoRateLimit', bare: 'hono', limited: 'hono+headway', target: 0.9 },
+  { name: 'Hono + an empty middleware (floor)', bare: 'hono', limited: 'hono+empty', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
+  { name: 'Express + an empty middleware (floor)', bare: 'express', limited: 'express+empty', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 
@@ -142,11 +145,16 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     for (const pair of pairs.filter((p) => p.target > 0)) {
       const ratio = median(ratios.get(pair.name)!);
       const erl = median(ratios.get(pairs.at(-1)!.name)!);
+      const floor = pairs.find((p) => p.bare === pair.bare && p.limited.endsWith('+empty'));
+      const floorNote = floor ? `empty middleware ${fixed(median(ratios.get(floor.name)!), 2)}× bare` : '';
       report.verdict({
         scenario: 'S9',
         row: `S9 ${pair.name}`,
         headway: `${fixed(ratio, 2)}× bare (+${fixed(cpuOf(pair.limited) - cpuOf(pair.bare), 1)} µs CPU/req)`,
-        bestPeer: pair.bare === 'express' ? `express-rate-limit ${fixed(erl, 2)}× bare` : '—',
+        bestPeer:
+          [pair.bare === 'express' ? `express-rate-limit ${fixed(erl, 2)}× bare` : '', floorNote]
+            .filter(Boolean)
+            .join(', ') || '—',
         target: `≥ ${pair.target}× the bare server`,
         pass: ratio >= pair.target,
         ...(ratio >= pair.target ? {} : { note: `${fixed(ratio, 2)}×` }),

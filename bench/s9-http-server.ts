@@ -2,7 +2,8 @@
  * S9 server: run as `node --import tsx bench/s9-http-server.ts <case>`; listens on a free loopback
  * port, prints `{ port }` as JSON, and answers `{"ok":true}` until killed. Each case is a framework
  * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
- * behind express-rate-limit (its README setup) for scale. The limit is never reached, so the cost
+ * behind express-rate-limit (its README setup) for scale, or behind one empty middleware (`next()`
+ * only): the framework's own floor for any middleware. The limit is never reached, so the cost
  * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
  * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
  * compute CPU per request for one measurement.
@@ -28,14 +29,16 @@ export const s9Cases = [
   'fetch+headway',
   'hono',
   'hono+headway',
+  'hono+empty',
   'express',
   'express+headway',
   'express+erl',
+  'express+empty',
 ] as const;
 export type S9Case = (typeof s9Cases)[number];
 
 const body = '{"ok":true}';
-const limiter = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
+const limiterOf = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
 
 function nodeListener(): RequestListener {
   return (_req, res) => {
@@ -47,17 +50,21 @@ function fetchHandler(): (request: Request) => Response {
   return () => new Response(body, { headers: { 'content-type': 'application/json' } });
 }
 
-function honoApp(limited: boolean): Hono {
+function honoApp(limiter: 'none' | 'headway' | 'empty'): Hono {
   const app = new Hono();
-  if (limited) app.use(honoRateLimit(limiter()));
+  if (limiter === 'headway') app.use(honoRateLimit(limiterOf()));
+  // The floor: one middleware that does nothing but pass on.
+  if (limiter === 'empty') app.use((_c, next) => next());
   app.get('/', (c) => c.json({ ok: true }));
   return app;
 }
 
-function expressApp(limiter: 'none' | 'headway' | 'erl'): express.Express {
+function expressApp(limiter: 'none' | 'headway' | 'erl' | 'empty'): express.Express {
   const app = express();
-  if (limiter === 'headway') app.use(expressRateLimit(rateLimit({ policy: { rate: 1e9, burst: 1e9 } })));
+  if (limiter === 'headway') app.use(expressRateLimit(limiterOf()));
   if (limiter === 'erl') app.use(expressRateLimitPeer({ windowMs: 60_000, limit: 1e9 }));
+  // The floor: one middleware that does nothing but pass on.
+  if (limiter === 'empty') app.use((_req, _res, next) => next());
   app.get('/', (_req, res) => {
     res.json({ ok: true });
   });
@@ -82,21 +89,25 @@ async function listen(name: S9Case): Promise<number> {
     case 'node':
       return onNode(nodeListener());
     case 'node+headway':
-      return onNode(nodeRateLimit(limiter(), nodeListener()));
+      return onNode(nodeRateLimit(limiterOf(), nodeListener()));
     case 'fetch':
       return onHonoServer(fetchHandler());
     case 'fetch+headway':
-      return onHonoServer(withRateLimit(limiter(), fetchHandler()));
+      return onHonoServer(withRateLimit(limiterOf(), fetchHandler()));
     case 'hono':
-      return onHonoServer(honoApp(false).fetch);
+      return onHonoServer(honoApp('none').fetch);
     case 'hono+headway':
-      return onHonoServer(honoApp(true).fetch);
+      return onHonoServer(honoApp('headway').fetch);
+    case 'hono+empty':
+      return onHonoServer(honoApp('empty').fetch);
     case 'express':
       return onNode(expressApp('none'));
     case 'express+headway':
       return onNode(expressApp('headway'));
     case 'express+erl':
       return onNode(expressApp('erl'));
+    case 'express+empty':
+      return onNode(expressApp('empty'));
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * The in-process server limiters of S5 behind one shape: `decide(key)` makes one decision and
- * settles (never rejects). Each is built as its README shows: rate-limiter-flexible's
- * `RateLimiterMemory({ points, duration })` and `consume(key)` (which rejects when refused);
+ * settles (never rejects) with a promise, and the loop awaits each once. Each is measured through the
+ * call its own middleware makes: Headway's `rateLimit` calls the memory store's synchronous
+ * `takeNow` (wrapped here in an async function, so it pays the same promise as the peers);
+ * rate-limiter-flexible's `RateLimiterMemory({ points, duration })` and `consume(key)` (which rejects when refused);
  * express-rate-limit's `MemoryStore`, `init({ windowMs })` then `increment(key)` (the middleware
  * compares the count with its limit, so allow and deny cost the store the same).
  */
@@ -25,12 +27,12 @@ const ignore = () => undefined;
 
 export const headwayMemory: LimiterSpec = {
   id: 'headway',
-  label: 'Headway memoryStore().take (token bucket)',
+  label: 'Headway memoryStore().takeNow (token bucket)',
   make(limit, maxKeys) {
     // maxKeys above the keys in play: the store is bounded, and an evicted key would read as fresh.
     const store = memoryStore({ maxKeys: Math.max(100_000, 2 * maxKeys + 2) });
     const policy = { algorithm: 'token-bucket' as const, limit, windowMs: 60_000 };
-    return { decide: (key) => store.take(key, policy, 1), close: ignore };
+    return { decide: async (key) => store.takeNow!(key, policy, 1), close: ignore };
   },
 };
 

@@ -56,39 +56,85 @@ export function fullBucket(config: BucketConfig, now: number): BucketState {
 }
 
 /**
- * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to capacity; a clock that
+ * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to `capacity`; a clock that
  * stepped back (or did not move) changes nothing. The one refill formula.
  */
-function tokensAt(tokens: number, updatedAt: number, config: BucketConfig, at: number): number {
-  if (!(at > updatedAt) || tokens >= config.capacity) return tokens;
-  return Math.min(config.capacity, tokens + ((at - updatedAt) * config.refillPerSecond) / 1000);
+function tokensAt(
+  tokens: number,
+  updatedAt: number,
+  capacity: number,
+  perSecond: number,
+  at: number,
+): number {
+  if (!(at > updatedAt) || tokens >= capacity) return tokens;
+  return Math.min(capacity, tokens + ((at - updatedAt) * perSecond) / 1000);
 }
 
 /** The state at `now`: refilled lazily and clamped to capacity; a clock that stepped back changes nothing. */
 export function refill(state: BucketState, config: BucketConfig, now: number): BucketState {
   if (!(now > state.updatedAt)) return state;
-  return { tokens: tokensAt(state.tokens, state.updatedAt, config, now), updatedAt: now };
+  const tokens = tokensAt(state.tokens, state.updatedAt, config.capacity, config.refillPerSecond, now);
+  return { tokens, updatedAt: now };
 }
 
 /** Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost` (0 if it already does). */
-function msUntilTokens(tokens: number, updatedAt: number, config: BucketConfig, cost: number): number {
+function msUntilTokens(
+  tokens: number,
+  updatedAt: number,
+  capacity: number,
+  perSecond: number,
+  cost: number,
+): number {
   const need = cost - EPSILON;
-  if (tokensAt(tokens, updatedAt, config, updatedAt) >= need) return 0;
-  let ms = Math.ceil(((cost - tokens) * 1000) / config.refillPerSecond);
-  while (ms > 1 && tokensAt(tokens, updatedAt, config, updatedAt + (ms - 1)) >= need) ms--;
-  while (tokensAt(tokens, updatedAt, config, updatedAt + ms) < need) ms++;
+  if (tokens >= need) return 0;
+  let ms = Math.ceil(((cost - tokens) * 1000) / perSecond);
+  while (ms > 1 && tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + (ms - 1)) >= need) ms--;
+  while (tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + ms) < need) ms++;
   return ms;
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
 export function msUntil(state: BucketState, config: BucketConfig, cost: number): number {
-  return msUntilTokens(state.tokens, state.updatedAt, config, cost);
+  return msUntilTokens(state.tokens, state.updatedAt, config.capacity, config.refillPerSecond, cost);
+}
+
+/** What {@link takeInPlace} decides (a server `Decision` is one), written into the caller's object. */
+export interface TakeOutcome {
+  allowed: boolean;
+  remaining: number;
+  retryAfterMs: number;
+  resetMs: number;
 }
 
 /**
- * {@link take} over the state's two numbers (what the stores keep): `tokens` as of `updatedAt`.
- * Allocates only its result.
+ * {@link take} over state held in place: `[tokens, updatedAt]` at `state[at]` and `state[at + 1]`,
+ * updated there, the outcome written into `out`. Allocates nothing (the stores' hot path); every
+ * other take goes through it. Throws before changing anything when the cost is invalid.
  */
+export function takeInPlace(
+  state: Float64Array,
+  at: number,
+  capacity: number,
+  perSecond: number,
+  now: number,
+  cost: number,
+  out: TakeOutcome,
+): void {
+  checkCost(cost, capacity);
+  const updatedAt = state[at + 1]!;
+  const current = tokensAt(state[at]!, updatedAt, capacity, perSecond, now);
+  const stamp = Math.max(now, updatedAt);
+  const allowed = current >= cost - EPSILON;
+  const left = allowed ? Math.max(0, current - cost) : current;
+  state[at] = left;
+  state[at + 1] = stamp;
+  out.allowed = allowed;
+  out.remaining = Math.max(0, Math.floor(left + EPSILON));
+  out.retryAfterMs = allowed ? 0 : msUntilTokens(current, stamp, capacity, perSecond, cost);
+  out.resetMs = msUntilTokens(left, stamp, capacity, perSecond, capacity);
+}
+
+/** {@link take} over the state's two numbers: `tokens` as of `updatedAt`. Allocates only its result. */
 export function takeTokens(
   tokens: number,
   updatedAt: number,
@@ -96,18 +142,10 @@ export function takeTokens(
   now: number,
   cost = 1,
 ): TakeResult {
-  checkCost(cost, config.capacity);
-  const current = tokensAt(tokens, updatedAt, config, now);
-  const at = Math.max(now, updatedAt);
-  const allowed = current >= cost - EPSILON;
-  const left = allowed ? Math.max(0, current - cost) : current;
-  return {
-    allowed,
-    state: { tokens: left, updatedAt: at },
-    remaining: Math.max(0, Math.floor(left + EPSILON)),
-    retryAfterMs: allowed ? 0 : msUntilTokens(current, at, config, cost),
-    resetMs: msUntilTokens(left, at, config, config.capacity),
-  };
+  const state = new Float64Array([tokens, updatedAt]);
+  const out: TakeOutcome = { allowed: false, remaining: 0, retryAfterMs: 0, resetMs: 0 };
+  takeInPlace(state, 0, config.capacity, config.refillPerSecond, now, cost, out);
+  return { ...out, state: { tokens: state[0]!, updatedAt: state[1]! } };
 }
 
 /** Tries to remove `cost` tokens at `now`: allowed, or refused with the exact wait. */

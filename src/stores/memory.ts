@@ -12,10 +12,12 @@
  *   gone (dropping it forgets its usage: keep `idleMs` above your longest window);
  * - on every call a couple of previous-generation keys whose state is back to fresh (`expiresAt`
  *   passed, so dropping changes nothing) are dropped early.
- * Gates live in the same maps under a separate namespace.
+ * Gates live in the same maps under a separate namespace. Algorithms with an in-place `take`
+ * (token bucket, GCRA) decide on the slab entry itself: a decision allocates only its answer.
  */
 
 import { algorithms } from '../core/algorithms/index.js';
+import type { InPlaceTake } from '../core/algorithms/types.js';
 import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
@@ -52,6 +54,12 @@ const SWEEP = 2;
 const GATE = '\u0000gate\u0000';
 /** Widest entry (`expiresAt` + state numbers) kept in a slab; wider ones (sliding log) are arrays. */
 const SLAB_WIDTH = 4;
+/** Where an entry is decided before it moves into the current generation. */
+const scratch = new Float64Array(SLAB_WIDTH);
+/** Copies `n` numbers from `source[from…]` to `target[to…]` (no views allocated). */
+function copy(source: Float64Array, from: number, target: Float64Array, to: number, n: number): void {
+  for (let i = 0; i < n; i++) target[to + i] = source[from + i]!;
+}
 /** Reused state views by length, so reading a slab entry allocates nothing (algorithms do not keep them). */
 const views: number[][] = Array.from({ length: SLAB_WIDTH }, (_, n) => new Array<number>(n).fill(0));
 
@@ -92,15 +100,28 @@ class Generation {
       this.index.set(key, [expiresAt].concat(state));
       return;
     }
-    let ref = old;
-    if (typeof ref !== 'number' || (ref & 3) + 1 !== width) {
-      ref = this.#allocate(width);
-      this.index.set(key, ref);
-    }
+    const ref = typeof old === 'number' && (old & 3) + 1 === width ? old : this.add(key, width);
     const slab = this.#slabs[width]!;
     const at = (ref >>> 2) * width;
     slab[at] = expiresAt;
     for (let i = 1; i < width; i++) slab[at + i] = state[i - 1]!;
+  }
+
+  /** The slab holding the slab entry `ref`. */
+  slab(ref: number): Float64Array {
+    return this.#slabs[(ref & 3) + 1]!;
+  }
+
+  /** Where the slab entry `ref` starts in its {@link slab} (its `expiresAt`; the state follows). */
+  offset(ref: number): number {
+    return (ref >>> 2) * ((ref & 3) + 1);
+  }
+
+  /** A new slab entry of `width` numbers for `key` (contents to be written). */
+  add(key: string, width: number): number {
+    const ref = this.#allocate(width);
+    this.index.set(key, ref);
+    return ref;
   }
 
   #allocate(width: number): number {
@@ -173,9 +194,48 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     return old === undefined ? now : previous.expiresAt(old);
   };
 
-  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
+  /**
+   * `takeNow` of an algorithm deciding in place: on the slab entry itself when the current
+   * generation holds the key, else on a scratch copy (a fresh key, or one from the previous
+   * generation) that then moves into the current generation. One object per decision: the answer.
+   */
+  const takeInPlace = (inPlace: InPlaceTake, key: string, limit: StoreLimit, cost: number): Decision => {
     const now = steady();
-    const result = algorithms[limit.algorithm].take(read(key, now), limit, now, cost);
+    tick(now);
+    const width = inPlace.width + 1;
+    const decision: Decision = {
+      allowed: false,
+      limit: limit.limit,
+      remaining: 0,
+      resetMs: 0,
+      retryAfterMs: 0,
+    };
+    const held = current.index.get(key);
+    if (typeof held === 'number' && (held & 3) + 1 === width) {
+      const slab = current.slab(held);
+      const at = current.offset(held);
+      slab[at] = now + inPlace.take(slab, at + 1, false, limit, now, cost, decision);
+      return decision;
+    }
+    const from = held === undefined ? previous : current;
+    const old = held ?? previous.index.get(key);
+    const fresh = !(typeof old === 'number' && (old & 3) + 1 === width);
+    if (!fresh) copy(from.slab(old), from.offset(old), scratch, 0, width);
+    scratch[0] = now + inPlace.take(scratch, 1, fresh, limit, now, cost, decision);
+    if (held === undefined) {
+      previous.index.delete(key);
+      if (current.index.size >= generation) rotate(now);
+    }
+    const ref = current.add(key, width);
+    copy(scratch, 0, current.slab(ref), current.offset(ref), width);
+    return decision;
+  };
+
+  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
+    const algorithm = algorithms[limit.algorithm];
+    if (algorithm.inPlace) return takeInPlace(algorithm.inPlace, key, limit, cost);
+    const now = steady();
+    const result = algorithm.take(read(key, now), limit, now, cost);
     write(key, now + result.expiresInMs, result.state, now);
     return result.decision;
   }

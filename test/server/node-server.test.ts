@@ -52,4 +52,38 @@ describe('under @hono/node-server (headers set on the node response underneath)'
       await server.close();
     }
   });
+
+  it('both read the request headers (API key, CORS origin) and pass the full URL to key()', async () => {
+    const seen: string[] = [];
+    const limiter = () =>
+      rateLimit({
+        policy: { rate: 1, burst: 1 },
+        clock: new ManualClock(),
+        key: (request) => {
+          seen.push(`${request.method} ${request.url} ${request.headers.get('x-api-key')}`);
+          return request.headers.get('x-api-key') ?? 'none';
+        },
+      });
+    const app = new Hono();
+    app.use(honoRateLimit(limiter(), { cors: true }));
+    app.get('/p', (c) => c.json({ ok: true }));
+    for (const fetch of [app.fetch, withRateLimit(limiter(), () => new Response('ok'), { cors: true })]) {
+      seen.length = 0;
+      const server = await onNodeServer(fetch);
+      try {
+        const call = (key: string) =>
+          globalThis.fetch(`${server.url}/p?q=1`, {
+            headers: { 'x-api-key': key, origin: 'https://a.example' },
+          });
+        const first = await call('one');
+        expect(first.status).toBe(200);
+        expect(first.headers.get('access-control-allow-origin')).not.toBeNull();
+        expect((await call('one')).status).toBe(429); // the same key: its burst of 1 is spent
+        expect((await call('two')).status).toBe(200); // another key: its own bucket
+        expect(seen[0]).toBe(`GET ${server.url}/p?q=1 one`);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });

@@ -15,7 +15,7 @@
 import type { StoreLimit } from '../../stores/store.js';
 import { checkCost } from './cost.js';
 import { EPSILON, exactWait } from './exact-wait.js';
-import type { Algorithm, AlgorithmState } from './types.js';
+import { type Algorithm, type AlgorithmState, type InPlaceTake, takeViaInPlace } from './types.js';
 
 function tatOf(state: AlgorithmState, now: number): number {
   return state && state.length === 1 ? Math.max(state[0]!, now) : now;
@@ -26,31 +26,31 @@ function remainingAt(base: number, now: number, limit: StoreLimit): number {
   return Math.max(0, Math.floor((limit.windowMs - (base - now)) / interval + EPSILON));
 }
 
-/** The GCRA algorithm. */
-export const gcra: Algorithm = {
-  take(state, limit, now, cost) {
+const inPlace: InPlaceTake = {
+  width: 1,
+  take(state, at, fresh, limit, now, cost, out) {
     checkCost(cost, limit.limit);
     const interval = limit.windowMs / limit.limit;
-    const base = tatOf(state, now);
+    const held = fresh ? now : state[at]!;
+    const base = Math.max(held, now);
     const newTat = base + interval * cost;
     const allowed = newTat - now <= limit.windowMs + EPSILON;
     const tat = allowed ? newTat : base;
-    const retryAfterMs = allowed
+    state[at] = tat;
+    out.allowed = allowed;
+    out.remaining = remainingAt(tat, now, limit);
+    out.retryAfterMs = allowed
       ? 0
       : exactWait(newTat - now - limit.windowMs, (d) => newTat - (now + d) <= limit.windowMs + EPSILON);
-    const resetMs = Math.max(0, Math.ceil(tat - now - EPSILON));
-    return {
-      decision: {
-        allowed,
-        limit: limit.limit,
-        remaining: remainingAt(tat, now, limit),
-        resetMs,
-        retryAfterMs,
-      },
-      state: [tat],
-      expiresInMs: resetMs,
-    };
+    out.resetMs = Math.max(0, Math.ceil(tat - now - EPSILON));
+    return out.resetMs;
   },
+};
+
+/** The GCRA algorithm. */
+export const gcra: Algorithm = {
+  inPlace,
+  take: takeViaInPlace(inPlace),
   reserve(state, limit, now, cost) {
     checkCost(cost, limit.limit);
     const newTat = tatOf(state, now) + (limit.windowMs / limit.limit) * cost;

@@ -12,8 +12,9 @@
  */
 
 import type { StoreLimit } from '../../stores/store.js';
-import { type BucketConfig, type BucketState, fullBucket, reserve, takeTokens } from '../token-bucket.js';
-import type { Algorithm, AlgorithmState } from './types.js';
+import { type BucketConfig, type BucketState, fullBucket, reserve, takeInPlace } from '../token-bucket.js';
+import { checkCost } from './cost.js';
+import { type Algorithm, type AlgorithmState, type InPlaceTake, takeViaInPlace } from './types.js';
 
 function config(limit: StoreLimit): BucketConfig {
   return { capacity: limit.limit, refillPerSecond: (limit.limit * 1000) / limit.windowMs };
@@ -23,24 +24,23 @@ function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketS
   return state && state.length === 2 ? { tokens: state[0]!, updatedAt: state[1]! } : fullBucket(bucket, now);
 }
 
+const inPlace: InPlaceTake = {
+  width: 2,
+  take(state, at, fresh, limit, now, cost, out) {
+    if (fresh) {
+      checkCost(cost, limit.limit); // before the state is set: an invalid cost changes nothing
+      state[at] = limit.limit;
+      state[at + 1] = now;
+    }
+    takeInPlace(state, at, limit.limit, (limit.limit * 1000) / limit.windowMs, now, cost, out);
+    return out.resetMs;
+  },
+};
+
 /** The token-bucket algorithm. */
 export const tokenBucket: Algorithm = {
-  take(state, limit, now, cost) {
-    const bucket = config(limit);
-    const fresh = !(state && state.length === 2);
-    const result = takeTokens(fresh ? limit.limit : state[0]!, fresh ? now : state[1]!, bucket, now, cost);
-    return {
-      decision: {
-        allowed: result.allowed,
-        limit: limit.limit,
-        remaining: result.remaining,
-        resetMs: result.resetMs,
-        retryAfterMs: result.retryAfterMs,
-      },
-      state: [result.state.tokens, result.state.updatedAt],
-      expiresInMs: result.resetMs,
-    };
-  },
+  inPlace,
+  take: takeViaInPlace(inPlace),
   reserve(state, limit, now, cost) {
     const bucket = config(limit);
     const booked = reserve(load(state, bucket, now), bucket, now, cost);

@@ -1,8 +1,8 @@
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
 import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
-import type { ClientInfo } from '../request.js';
-import { nodeServerEnv, nodeServerIp, setOnOutgoing } from './node-server-env.js';
+import type { ClientInfo, LimitRequest } from '../request.js';
+import { nodeServerEnv, nodeServerIp, nodeServerRequest, setOnOutgoing } from './node-server-env.js';
 
 /** Options of the fetch-handler adapters. */
 export interface FetchAdapterOptions {
@@ -29,19 +29,24 @@ function clientInfo(info: ClientInfo | undefined): ClientInfo {
 }
 
 /** The outcome with the CORS headers for `request` added to its headers (as is without CORS). */
-function withCors(cors: CorsOption, request: Request, outcome: LimitOutcome): LimitOutcome {
+function withCors(cors: CorsOption, request: LimitRequest, outcome: LimitOutcome): LimitOutcome {
   if (!cors) return outcome;
   const extra = corsHeaders(cors, request, outcome.headers);
   return extra.length === 0 ? outcome : { ...outcome, headers: [...outcome.headers, ...extra] };
 }
 
-/** The limiter's outcome for `request`, CORS headers added; a preflight's `204` when it is one. */
+/**
+ * The limiter's outcome for `request`, CORS headers added; a preflight's `204` when it is one.
+ * Under `@hono/node-server` the headers are read from the node request underneath.
+ */
 function decideWithCors(
   limiter: RateLimiter,
   cors: CorsOption,
-  request: Request,
+  webRequest: Request,
   info: ClientInfo | undefined,
 ): Response | LimitOutcome | Promise<LimitOutcome> {
+  const env = nodeServerEnv(info);
+  const request = env ? nodeServerRequest(webRequest, env) : webRequest;
   if (cors && isPreflight(cors, request))
     return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
   const pending = decide(limiter, request, clientInfo(info));

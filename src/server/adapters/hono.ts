@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { refusalResponse } from '../outcome.js';
 import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
-import { nodeServerEnv, nodeServerIp, setOnOutgoing } from './node-server-env.js';
+import { nodeServerEnv, nodeServerIp, nodeServerRequest, setOnOutgoing } from './node-server-env.js';
 
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `undefined`. */
 function socketIp(c: Context): string | undefined {
@@ -23,7 +23,8 @@ export function honoRateLimit(
   const ipOf = options.ip ?? socketIp;
   const { cors } = options;
   return async function honoRateLimitMiddleware(c, next) {
-    const request = c.req.raw;
+    const env = nodeServerEnv(c.env);
+    const request = env ? nodeServerRequest(c.req.raw, env) : c.req.raw;
     if (cors && isPreflight(cors, request))
       return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
     const pending = decide(limiter, request, { ip: ipOf(c) });
@@ -33,7 +34,6 @@ export function honoRateLimit(
       : decided;
     if (!outcome.allowed) return refusalResponse(outcome);
     const { headers } = outcome;
-    const env = nodeServerEnv(c.env);
     if (env) {
       setOnOutgoing(env, headers);
       return next();

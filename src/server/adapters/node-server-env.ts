@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderList } from '../headers/types.js';
+import { nodeHeaders } from '../node-request.js';
+import type { LimitRequest } from '../request.js';
 
 /** What `@hono/node-server` passes as a fetch handler's second argument (Hono's `c.env`). */
 export interface NodeServerEnv {
@@ -28,4 +30,14 @@ export function nodeServerEnv(env: unknown): NodeServerEnv | undefined {
  */
 export function setOnOutgoing(env: NodeServerEnv, headers: HeaderList): void {
   for (let i = 0; i < headers.length; i++) env.outgoing.setHeader(headers[i]![0], headers[i]![1]);
+}
+
+/**
+ * What the limiter reads of a request under `@hono/node-server`: its method and URL, with the
+ * headers read from `incoming` directly. `@hono/node-server`'s `Request` builds a whole `Headers`
+ * object from the raw headers on first `request.headers` access, the largest cost of a limited
+ * request; the limiter only ever calls `headers.get`.
+ */
+export function nodeServerRequest(request: LimitRequest, env: NodeServerEnv): LimitRequest {
+  return { method: request.method, url: request.url, headers: nodeHeaders(env.incoming) };
 }
