@@ -25,7 +25,9 @@ export type { HoldReason, KeyStats, Ticket };
  * Decides whether a wait is acceptable (throws to give up: deadline, `maxRetryAfterMs`), and
  * reports it (events).
  */
-export type WaitCheck = (delay: Delay) => void;
+export interface WaitCheck {
+  checkWait(delay: Delay): void;
+}
 
 /** State and waiting line of one key. */
 export class KeyLane {
@@ -139,7 +141,7 @@ export class KeyLane {
         this.#pacer.gate.hold(gateMs, 'retry-after', this.#clock.now());
         continue;
       }
-      check(delay);
+      check.checkWait(delay);
       await this.#changes.sleep(delay.ms, signal);
       this.addWait(this.#clock.now() - now);
     }
@@ -153,7 +155,7 @@ export class KeyLane {
   async #waitForBooking(ticket: Ticket, signal: AbortSignal | undefined, check: WaitCheck): Promise<boolean> {
     const started = this.#clock.now();
     try {
-      check({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
+      check.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
       await this.#clock.sleep(ticket.dueInMs, signal);
     } catch (error) {
       this.#cancel(ticket);
