@@ -6,21 +6,24 @@
  * engine's own cost. Not part of `npm run bench` (no HTTP, no ratio to a peer); run it alone:
  *
  * ```sh
- * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none]
+ * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor]
  * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/engine-cpu.ts --only engine
  * ```
  */
 import { parseArgs } from 'node:util';
+import type { Dispatcher } from 'undici';
 import type { Transport } from '../src/client/engine.js';
 import { Engine } from '../src/client/engine.js';
 import type { RequestDescription } from '../src/client/request.js';
 import type { HeaderRecord } from '../src/signals/fields.js';
+import { headwayInterceptor } from '../src/undici/interceptor.js';
 
 const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '200000' },
     headers: { type: 'string', default: 'ietf' },
     only: { type: 'string' },
+    face: { type: 'string', default: 'engine' },
     rounds: { type: 'string', default: '3' },
   },
 });
@@ -92,9 +95,47 @@ async function loop(n: number, one: () => Promise<unknown>): Promise<number> {
   return (used.user + used.system) / n;
 }
 
+/**
+ * The interceptor face: a fake next dispatcher that answers in a microtask (head, one chunk, end),
+ * under the same handler a caller gives; the raw side dispatches to it directly.
+ */
+function interceptorLoop(): { viaEngine: () => Promise<unknown>; raw: () => Promise<unknown> } {
+  const chunk = Buffer.from('ok');
+  const controller = {
+    abort() {},
+    pause() {},
+    resume() {},
+    aborted: false,
+    paused: false,
+    reason: null,
+  } as unknown as Dispatcher.DispatchController;
+  const fakeDispatch: Dispatcher.Dispatch = (_opts, handler) => {
+    queueMicrotask(() => {
+      const { headers: h } = answers[next++ % answers.length] as Answer;
+      handler.onRequestStart?.(controller, {});
+      handler.onResponseStart?.(controller, 200, h as Record<string, string>, 'OK');
+      handler.onResponseData?.(controller, chunk);
+      handler.onResponseEnd?.(controller, {});
+    });
+    return true;
+  };
+  const opts: Dispatcher.DispatchOptions = { origin: 'http://127.0.0.1:45000', path: '/x', method: 'GET' };
+  const one = (dispatch: Dispatcher.Dispatch) =>
+    new Promise<void>((resolve, reject) => {
+      dispatch(opts, {
+        onResponseEnd: () => resolve(),
+        onResponseError: (_c, error) => reject(error),
+      });
+    });
+  const paced = headwayInterceptor()(fakeDispatch);
+  return { viaEngine: () => one(paced), raw: () => one(fakeDispatch) };
+}
+
 const engine = new Engine({});
-const viaEngine = () => engine.run(spec, transport);
-const raw = () => transport.send(undefined);
+const { viaEngine, raw } =
+  values.face === 'interceptor'
+    ? interceptorLoop()
+    : { viaEngine: () => engine.run(spec, transport), raw: () => transport.send(undefined) };
 
 await loop(20_000, viaEngine);
 await loop(20_000, raw);
@@ -102,6 +143,6 @@ for (let round = 0; round < rounds; round++) {
   const rawUs = values.only === 'engine' ? 0 : await loop(calls, raw);
   const engineUs = values.only === 'raw' ? 0 : await loop(calls, viaEngine);
   process.stdout.write(
-    `round ${round + 1}: engine ${engineUs.toFixed(2)} µs/call, transport alone ${rawUs.toFixed(2)} µs/call, engine's own ${(engineUs - rawUs).toFixed(2)} µs/call (${values.headers} headers)\n`,
+    `round ${round + 1}: engine ${engineUs.toFixed(2)} µs/call, transport alone ${rawUs.toFixed(2)} µs/call, engine's own ${(engineUs - rawUs).toFixed(2)} µs/call (${values.face}, ${values.headers} headers)\n`,
   );
 }
