@@ -97,8 +97,9 @@ export class KeyLane {
     if (first && this.#waiting >= this.options.maxQueue)
       throw new QueueFullError(this.key, this.options.maxQueue);
     if (!this.#shared && this.#line.size === 0 && this.#line.pending === 0) {
-      const delay = this.#pacer.delay(cost, this.#clock.now());
-      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0);
+      const now = this.#clock.now();
+      const delay = this.#pacer.delay(cost, now);
+      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0, now);
     }
     this.#waiting++;
     try {
@@ -117,9 +118,10 @@ export class KeyLane {
     }
   }
 
-  #grant(cost: Costs | number, probe: boolean, dueInMs: number): Ticket {
+  /** Books the attempt at `now` (the reading its delay was asked at, when it is this one's). */
+  #grant(cost: Costs | number, probe: boolean, dueInMs: number, now = this.#clock.now()): Ticket {
     this.#stats.sent++;
-    return this.#pacer.grant(cost, probe, dueInMs, this.#clock.now());
+    return this.#pacer.grant(cost, probe, dueInMs, now);
   }
 
   async #waitAtHead(
@@ -132,7 +134,7 @@ export class KeyLane {
       const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) {
-        if (!this.#shared) return this.#grant(cost, delay.probe, 0);
+        if (!this.#shared) return this.#grant(cost, delay.probe, 0, now);
         const { gateMs, waitMs } = await this.#shared.book(
           typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1),
         );
