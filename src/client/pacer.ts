@@ -324,6 +324,9 @@ export class Pacer {
       this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
     }
     this.#inFlight--;
+    // Fractional costs (learned tokens) added and taken back leave float residue: none is in
+    // flight when no call is, and a model told otherwise would wait for an answer that never comes.
+    if (this.#inFlight === 0) this.#inFlightUnits.clear();
     if (ticket.probe) this.#probing = false;
     const outcome = verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed';
     const answer: Answer = {

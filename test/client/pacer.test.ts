@@ -76,8 +76,9 @@ describe('Pacer', () => {
     }
     const delay = pacer.delay(1, 1200);
     expect(delay).toMatchObject({ reason: 'pacing', window: 'requests:minute' });
-    // The first unit counted is back 30 s after its answer (at 0), as that answer said.
-    expect(delay.ms).toBe(28_800);
+    // The first unit counted is back 30 s after its answer (at 0), as that answer said; that first
+    // return is tested one unit's share of the window (60 s / 300) and 2 ms of clock slack later.
+    expect(delay.ms).toBe(28_800 + 202);
   });
 
   it('a configured bucket governs a bucket server, the server governs once its counters show a window', () => {
@@ -88,9 +89,10 @@ describe('Pacer', () => {
     for (let i = 0; i < 10; i++) {
       roundTrip(pacer, i * 4, 200, { 'ratelimit-policy': '"w";q=200;w=1', ratelimit: `"w";r=${9 - i};t=1` });
     }
-    // The configured bucket would send again in 5 ms; the window holds until the first unit is back.
+    // The configured bucket would send again in 5 ms; the window holds until the first unit is back
+    // (at 50), tested one unit's share of the window (5 ms) and 2 ms of clock slack later.
     expect(pacer.snapshot(36).source).toBe('window');
-    expect(pacer.delay(1, 36)).toMatchObject({ ms: 14, window: 'requests:w' });
+    expect(pacer.delay(1, 36)).toMatchObject({ ms: 21, window: 'requests:w' });
   });
 
   it('a shared quota paces the key: the pacer then only gates and counts', () => {

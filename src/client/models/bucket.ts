@@ -17,7 +17,12 @@
  * the network closer together than they were sent never find the server's bucket at zero.
  *
  * Evidence against the model: a bucket refills all the time, so readings that show no refill for
- * longer than the learned rate allows (more missing refill than reordering explains) say the server counts a window instead, and so does a refusal despite the cushion.
+ * longer than the learned rate allows say the server counts a window instead, and so does a
+ * refusal despite the cushion. Missing refill is owed from one reading's answer to the later one's
+ * send (the server counted both within that span), measured against the bucket's learned capacity
+ * (`remaining` floored: one unit of room less), less the units other sends in flight at either
+ * reading could hide by reaching the server in another order; the span starts at whichever dry
+ * reading leaves the least uncertain, so a trickle after a burst is judged on its own readings.
  */
 import { defaultBurst } from '../../core/token-bucket.js';
 import type { RateLimitPolicy } from '../../signals/signal.js';
@@ -26,9 +31,11 @@ import { EPSILON, type Observation, type RateSource, type ServerModel } from './
 /** A reading of `remaining`, with the cumulative units sent up to the send it answered. */
 interface Reading {
   at: number;
+  /** When the answered send left: the server counted it no earlier. */
+  sentAt: number;
   remaining: number;
   mark: number;
-  /** Units in flight when it arrived: sends that may reach the server in another order. */
+  /** Other units in flight when it arrived: sends that may reach the server in another order than this one. */
   inFlight: number;
 }
 
@@ -36,7 +43,7 @@ interface Reading {
 export interface BucketModelState {
   readonly rate: number | null;
   readonly burst: number | null;
-  readonly source: Exclude<RateSource, 'window' | 'aimd'> | null;
+  readonly source: Exclude<RateSource, 'window' | 'refusals'> | null;
   readonly configuredRate: number | null;
   readonly tokens: number | null;
   readonly updatedAt: number;
@@ -142,20 +149,29 @@ function learnPolicy(s: BucketModelState, rate: number | null): BucketModelState
 }
 
 /** Follows dry spans: readings since `dryFrom` that show no refill although the rate says there was some. */
-function trackDryness(s: BucketModelState, reading: Reading, limit: number | null): BucketModelState {
+function trackDryness(s: BucketModelState, reading: Reading): BucketModelState {
+  // The bucket's capacity as learned (a policy's quota may be a rate far above it, as an IETF `q` is).
+  const limit = s.burst;
   const from = s.dryFrom;
   const full = limit !== null && reading.remaining >= limit - 1;
   if (from === null || full) return { ...s, dryFrom: full ? null : reading };
   if (reading.mark <= from.mark) return s;
   const refilled = reading.remaining - from.remaining + (reading.mark - from.mark);
   if (refilled >= 1 || s.rate === null) return { ...s, dryFrom: reading };
-  // A bucket cannot refill past its limit: at most the room it had, plus what was spent since, is owed. Sends in flight at
-  // either reading may have reached the server in another order than they were sent: so many
-  // units of `refilled` are uncertain.
-  const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining + (reading.mark - from.mark);
-  const owed = Math.min(room, (s.rate * (reading.at - from.at)) / 1000);
+  // A bucket cannot refill past its capacity: at most the room it had (`remaining` is floored: up
+  // to one unit less), plus what was spent since, is owed. Sends in flight at either reading may
+  // have reached the server in another order than they were sent: so many units of `refilled` are uncertain.
+  const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining - 1 + (reading.mark - from.mark);
+  // The server counted `from` before its answer and this reading after its send: only that span is
+  // sure to have passed between them (an answer can wait long in a busy client before it is read).
+  const owed = Math.min(room, (s.rate * Math.max(0, reading.sentAt - from.at)) / 1000);
   const missing = owed - refilled - from.inFlight - reading.inFlight;
-  return missing >= FALSIFIED_AT_UNITS ? { ...s, falsifiedAt: reading.at } : s;
+  if (missing >= FALSIFIED_AT_UNITS) return { ...s, falsifiedAt: reading.at };
+  // Still dry: later readings are measured from whichever of the two makes any later span miss
+  // more (fewer units in flight outweigh the refill owed since `from`), so a trickle after a burst
+  // is judged on its own readings, not on the burst's uncertain ones.
+  const gain = refilled + from.inFlight - reading.inFlight - (s.rate * (reading.at - from.at)) / 1000;
+  return gain > 0 ? { ...s, dryFrom: reading } : s;
 }
 
 function estimate(s: BucketModelState, reading: Reading, limit: number | null): BucketModelState {
@@ -173,7 +189,7 @@ function estimate(s: BucketModelState, reading: Reading, limit: number | null): 
 
 function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): BucketModelState {
   const remaining = window.remaining as number;
-  const reading = { at: o.at, remaining, mark: o.mark, inFlight: o.inFlightBefore };
+  const reading = { at: o.at, sentAt: o.sentAt, remaining, mark: o.mark, inFlight: o.inFlight };
   let s = s0;
   if (s.source !== 'configured') {
     // A policy's quota can be far above the burst (a token bucket's q per w): the largest
@@ -186,7 +202,7 @@ function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): Bu
       burst: Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen)),
     };
   }
-  s = trackDryness(s, reading, window.quota);
+  s = trackDryness(s, reading);
   if (s.source === null || s.source === 'reset' || s.source === 'estimate')
     s = estimate(s, reading, window.quota);
   if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {

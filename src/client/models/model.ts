@@ -7,7 +7,7 @@
 import type { RateLimitPolicy } from '../../signals/signal.js';
 
 /** Where a model's figures came from, for `stats()`. */
-export type RateSource = 'configured' | 'policy' | 'estimate' | 'reset' | 'window' | 'aimd';
+export type RateSource = 'configured' | 'policy' | 'estimate' | 'reset' | 'window' | 'refusals';
 
 /** What a model knows, for `stats()`. */
 export interface ModelSnapshot {

@@ -1,26 +1,48 @@
 /**
  * No-counters model: the server says nothing but a refusal (a bare `429`, perhaps with
- * `Retry-After`), so its rate is learned from refusals alone.
+ * `Retry-After`), so what it allows is learned from refusals alone. The server is read as a bucket
+ * of `Q` units refilled at `r` per second; a window or a sliding log reads as a `Q` of its limit
+ * that comes back once per `Retry-After`.
  *
- * Unpaced until the first refusal. That refusal starts pacing at twice what got through, per
- * `Retry-After` period (a floor the server has shown it allows), growing 1.5× every quarter second
- * once the gate opens (slow start); what got through before it, `B`, bounds the server's burst from
- * above. A later refusal means the server's bucket was empty when the refused send arrived: of the
- * units sent since any earlier send t (since the gate opened), at most `B` came from the bucket and
- * the rest from refill, so rate ≥ (sent since t − B) / (now − t). The rate goes to the best such
- * bound, but never below half nor above 95 % of the refused rate. Clean time after the gate then
- * adds back a quarter of the gap to that refused rate per second (at least 1/32 of the rate): the
- * server's rate lies in that gap, and one more refusal gates the key for a whole `Retry-After`,
- * which costs far more than pacing a few percent slow. One cut per episode (refusals of sends made
- * before the last cut belong to it), and only small bursts: the server's burst is unknown.
+ * An **episode** runs from the first send (or from a probe the server admitted) to its first
+ * refusal. What each episode admitted, and when those sends left, bounds `Q` and `r`:
+ * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`;
+ * - `Q < U(r)`: at the refused send f the server's bucket was empty, although it was full at some
+ *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`.
+ * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
+ * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
+ * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
+ * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). The cycle
+ * rate, units admitted ÷ the time from the first send to the latest refusal plus one `Retry-After`
+ * (the gate ahead), is a rate the server demonstrably sustains and lifts `rateLow`.
+ *
+ * - **Blind** until the first refusal: unpaced.
+ * - **Probe:** after each refusal's gate one call goes alone, once every earlier call is answered;
+ *   only its admission opens the key, so a server that counts refused calls is never hammered.
+ *   Each probe refused again doubles the model's own hold (`Retry-After` × 2ᵏ, up to 32×): a server
+ *   that keeps counting past its hint cannot lock the key out.
+ * - **Paced:** after the probe, the largest consistent burst `min U(low)` less a cushion of 3 at
+ *   once, then the pace. A window (episodes that need less refill than the cycle rate) gets no
+ *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
+ *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
+ *   below it wastes refill. Once bounded it starts at `rateLow` and grows {@link GROWTH_PER_SECOND}
+ *   per second of clean time up to half-way to `rateHigh`: one more refusal costs a whole
+ *   `Retry-After`, far more than pacing a few percent slow.
  */
-import { LEARNING_CUSHION, stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
+import { stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
 
-/** One send since the last cut: when, and the cumulative units sent before it. */
-interface Send {
+/** An admitted send: when it left, and its units. */
+interface Admitted {
   at: number;
-  start: number;
+  cost: number;
+}
+
+/** One episode: its admitted sends (by send time) and its earliest refused send. */
+export interface Episode {
+  readonly admitted: readonly Admitted[];
+  /** When the earliest refused send of it left; `null` while none was refused. */
+  readonly refusedAt: number | null;
 }
 
 /** State of the no-counters model. */
@@ -28,24 +50,56 @@ export interface NoCountersModelState extends Tokens {
   /** Cumulative units sent (the mark of the newest send). */
   readonly sentMark: number;
   readonly lastActivity: number;
-  readonly lastIncrease: number;
-  readonly recoveryPerSecond: number;
-  readonly slowStart: boolean;
-  /** Successes since the last cut (before the first: at least the server's burst). */
-  readonly episodeSuccesses: number;
-  readonly cutMark: number;
-  /** Successes before the first refusal: an upper bound of the server's burst. */
-  readonly burstBound: number | null;
-  /** Sends since the last cut. Append-only within one episode; a cut starts a new array. */
-  readonly sendLog: Send[];
+  /** `blind` until the first refusal; `probe` after a refusal until a probe is admitted. */
+  readonly phase: 'blind' | 'probe' | 'paced';
+  /** Consistent rates (units/s): `rateHigh` is `Infinity` while unbounded. */
+  readonly rateLow: number;
+  readonly rateHigh: number;
+  /** Pace at the start of the paced phase, and when it started. */
+  readonly paceBase: number;
+  readonly paceFrom: number;
+  /** Sends marked after this belong to {@link current}. */
+  readonly episodeMark: number;
+  /** Ended episodes, oldest first (at most {@link MAX_EPISODES}). */
+  readonly episodes: readonly Episode[];
+  /** The running episode, or the last one while its probe has not gone. */
+  readonly current: Episode;
+  /** When the first send left, and units admitted since. */
+  readonly firstSentAt: number | null;
+  readonly admittedUnits: number;
+  /** When the last refusal episode began, and its `Retry-After` (at least 1 s). */
+  readonly refusalAt: number;
+  readonly periodMs: number;
+  /** The probe's mark while it is out. */
+  readonly probeMark: number | null;
+  /** Probes refused in a row, and the model's own hold after the last one. */
+  readonly refusedProbes: number;
+  readonly holdUntil: number;
 }
 
-/** Slow start grows the rate this often. */
-const SLOW_START_STEP_MS = 250;
-/** Sends remembered for the admitted-rate bound of a refusal. */
-const MAX_SEND_LOG = 4096;
-/** After a later cut, clean time adds back at least this fraction of the rate per second. */
-const GENTLE_RECOVERY = 1 / 32;
+/** The pace doubles this often while the rate is unbounded. */
+export const RAMP_STEP_MS = 100;
+/** Once bounded, the pace grows by this share per second of clean time. */
+export const GROWTH_PER_SECOND = 0.03;
+/** Growth stops this share of the way from `rateLow` to `rateHigh`: the bounds carry timing noise. */
+export const CEILING_SHARE = 0.5;
+/** A `rateHigh` above this many times `rateLow` bounds nothing useful: the pace ramps. */
+export const UNBOUNDED_RATIO = 8;
+/** Units of the burst left unused after a probe. */
+export const BURST_CUSHION = 3;
+/** Units of slack in the consistency test: answers that overtook each other. */
+const SLACK = 1;
+/** The model's hold after refused probes grows to at most this many times the hint. */
+const MAX_HOLD_FACTOR = 32;
+/** Episodes remembered, and admitted sends remembered per episode. */
+const MAX_EPISODES = 6;
+const MAX_ADMITTED = 4096;
+/** The rates tried for consistency (units/s), geometric. */
+const MIN_RATE = 0.1;
+const MAX_RATE = 1e6;
+const GRID_STEPS = 120;
+
+const EMPTY: Episode = { admitted: [], refusedAt: null };
 
 /** A fresh no-counters model: unpaced until the first refusal. */
 export function newNoCounters(now: number): NoCountersModelState {
@@ -56,115 +110,221 @@ export function newNoCounters(now: number): NoCountersModelState {
     updatedAt: now,
     sentMark: 0,
     lastActivity: now,
-    lastIncrease: 0,
-    recoveryPerSecond: 1,
-    slowStart: false,
-    episodeSuccesses: 0,
-    cutMark: 0,
-    burstBound: null,
-    sendLog: [],
+    phase: 'blind',
+    rateLow: 0,
+    rateHigh: Number.POSITIVE_INFINITY,
+    paceBase: 0,
+    paceFrom: now,
+    episodeMark: 0,
+    episodes: [],
+    current: EMPTY,
+    firstSentAt: null,
+    admittedUnits: 0,
+    refusalAt: now,
+    periodMs: 1000,
+    probeMark: null,
+    refusedProbes: 0,
+    holdUntil: 0,
   };
 }
 
-/** A small burst for a learned rate: the server's own burst is unknown. */
-const smallBurst = (rate: number) => Math.max(2, Math.ceil(rate / 20));
-
-/** Lower bound on the server's rate from the sends before the refused one (`mark`); 0 if none. */
-function admittedBound(s: NoCountersModelState, mark: number): number {
-  // The refused send is the last one logged that started below `mark`.
-  const sends = s.sendLog.filter((send) => send.start < mark);
-  const end = sends.pop();
-  if (end === undefined || s.burstBound === null) return 0;
-  let best = 0;
-  for (const send of sends) {
-    const span = (end.at - send.at) / 1000;
-    if (span > 0) best = Math.max(best, (end.start - send.start - s.burstBound) / span);
+/** `L(r)`: the most units the episode admitted over any span, less `r` × that span. */
+export function lowerBurst(e: Episode, rate: number): number {
+  let best = Number.NEGATIVE_INFINITY;
+  let before = 0; // units admitted before the current send
+  let minStart = Number.POSITIVE_INFINITY; // min over s ≤ e of (units before s − r·t_s)
+  for (const a of e.admitted) {
+    minStart = Math.min(minStart, before - (rate * a.at) / 1000);
+    before += a.cost;
+    best = Math.max(best, before - (rate * a.at) / 1000 - minStart);
   }
   return best;
 }
 
-/** A refusal of the send marked `mark`, at `now`, with the server's hint. */
-export function cut(
+/** `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). */
+export function upperBurst(e: Episode, rate: number): number {
+  if (e.refusedAt === null) return Number.POSITIVE_INFINITY;
+  const total = e.admitted.reduce((sum, a) => sum + a.cost, 0);
+  let best = Number.NEGATIVE_INFINITY;
+  let before = 0;
+  for (const a of e.admitted) {
+    if (a.at > e.refusedAt) break;
+    best = Math.max(best, total - before + 1 - (rate * (e.refusedAt - a.at)) / 1000);
+    before += a.cost;
+  }
+  return best === Number.NEGATIVE_INFINITY ? 1 : best;
+}
+
+/** True when `rate` explains every episode. */
+function consistent(episodes: readonly Episode[], rate: number): boolean {
+  let low = Number.NEGATIVE_INFINITY;
+  let high = Number.POSITIVE_INFINITY;
+  for (const e of episodes) {
+    low = Math.max(low, lowerBurst(e, rate));
+    high = Math.min(high, upperBurst(e, rate));
+  }
+  return low < high + SLACK;
+}
+
+/**
+ * The consistent rates `[low, high]` (units/s), or `null` when none is (noise): see the top. Tried
+ * on a geometric grid, then on one ten times finer when the coarse one finds none (a narrow range).
+ */
+export function consistentRates(episodes: readonly Episode[]): { low: number; high: number } | null {
+  return onGrid(episodes, GRID_STEPS) ?? onGrid(episodes, 10 * GRID_STEPS);
+}
+
+function onGrid(episodes: readonly Episode[], steps: number): { low: number; high: number } | null {
+  const ratio = (MAX_RATE / MIN_RATE) ** (1 / steps);
+  let low: number | null = null;
+  let high: number | null = null;
+  for (let i = 0, r = MIN_RATE; i <= steps; i++, r *= ratio) {
+    if (!consistent(episodes, r)) continue;
+    low ??= i === 0 ? 0 : refine(episodes, r / ratio, r);
+    high = i === steps ? Number.POSITIVE_INFINITY : refine(episodes, r * ratio, r);
+  }
+  return low === null || high === null ? null : { low, high };
+}
+
+/** The edge between an inconsistent rate `out` and a consistent one `in_`, to 0.1 %. */
+function refine(episodes: readonly Episode[], out: number, in_: number): number {
+  let a = out;
+  let b = in_;
+  while (Math.abs(a - b) > b * 1e-3) {
+    const mid = (a + b) / 2;
+    if (consistent(episodes, mid)) b = mid;
+    else a = mid;
+  }
+  return b;
+}
+
+/** The pace at `now`: the base, doubling while unbounded, else grown gently up to its ceiling. */
+export function paceAt(s: NoCountersModelState, now: number): number {
+  const t = Math.max(0, now - s.paceFrom);
+  if (s.rateHigh > UNBOUNDED_RATIO * s.rateLow) return s.paceBase * 2 ** (t / RAMP_STEP_MS);
+  const ceiling = s.paceBase + CEILING_SHARE * Math.max(0, s.rateHigh - s.paceBase);
+  return Math.min(ceiling, s.paceBase * (1 + (GROWTH_PER_SECOND * t) / 1000));
+}
+
+/**
+ * What the episodes teach: the consistent rates, lifted by the cycle rate, and the burst. Learned
+ * when a probe goes, once every call of the last episode was answered.
+ */
+export function learn(
+  s: NoCountersModelState,
+): Pick<NoCountersModelState, 'rateLow' | 'rateHigh' | 'paceBase' | 'burst'> {
+  const span = s.refusalAt - (s.firstSentAt ?? s.refusalAt) + s.periodMs;
+  const cycleRate = (s.admittedUnits * 1000) / Math.max(1, span);
+  // Episodes that no single rate explains (timing noise, or a server that changed its limit): the
+  // newest two alone, else what was known before.
+  const rates = consistentRates(s.episodes) ??
+    consistentRates(s.episodes.slice(-2)) ?? { low: s.rateLow, high: s.rateHigh };
+  // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
+  // the cycle rate stands even above what the episodes allow.
+  const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
+  const rateHigh = Math.max(rateLow, rates.high);
+  // The largest burst the episodes allow at the lowest consistent rate (a window's: its limit).
+  let burst = Number.POSITIVE_INFINITY;
+  for (const e of s.episodes) burst = Math.min(burst, upperBurst(e, rates.low));
+  // A window (the episodes need less refill than the cycle rate): nothing comes back within an
+  // episode, so after the burst one call at a time finds the boundary.
+  const paceBase = rates.high < cycleRate ? 0 : rateLow;
+  return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
+}
+
+/** A refusal of the send marked `mark` (sent at `sentAt`), at `now`, with the server's hint. */
+export function refuse(
   s: NoCountersModelState,
   mark: number,
+  sentAt: number,
   hintMs: number | null,
   now: number,
 ): NoCountersModelState {
-  if (mark <= s.cutMark) return s;
-  const period = Math.max(1000, hintMs ?? 0) / 1000;
-  const first = s.rate === null;
-  let rate: number;
-  let recoveryPerSecond: number;
-  let burstBound = s.burstBound;
-  if (first) {
-    burstBound = Math.max(1, s.episodeSuccesses);
-    rate = Math.max(0.1, (2 * burstBound) / period);
-    recoveryPerSecond = rate / 4;
-  } else {
-    const refusedAt = s.rate as number;
-    rate = Math.max(0.1, Math.min(0.95 * refusedAt, Math.max(refusedAt / 2, admittedBound(s, mark))));
-    recoveryPerSecond = Math.max(rate * GENTLE_RECOVERY, (0.95 * refusedAt - rate) / 4);
+  const periodMs = Math.max(1000, hintMs ?? 0);
+  if (mark === s.probeMark) {
+    // The server still refuses after its own hint: hold longer each time, never hammer it.
+    const refusedProbes = s.refusedProbes + 1;
+    const factor = Math.min(MAX_HOLD_FACTOR, 2 ** refusedProbes);
+    return { ...s, probeMark: null, refusedProbes, holdUntil: now + periodMs * factor };
   }
-  return {
-    ...s,
-    rate,
-    recoveryPerSecond,
-    burstBound,
-    cutMark: s.sentMark,
-    slowStart: first,
-    sendLog: [],
-    episodeSuccesses: 0,
-    burst: smallBurst(rate),
-    tokens: 0,
-    updatedAt: now,
-    // The key is gated for the hint: clean time starts when it opens (slow start grows then).
-    lastIncrease: now + (hintMs ?? 0) - (first ? SLOW_START_STEP_MS : 0),
-  };
+  if (mark <= s.episodeMark) return s; // a refusal of an episode already learned from
+  const refusedAt = Math.min(s.current.refusedAt ?? sentAt, sentAt);
+  const current = { ...s.current, refusedAt };
+  if (s.phase === 'probe') return { ...s, current }; // one more refusal of the same episode
+  return { ...s, current, phase: 'probe', refusalAt: now, periodMs, tokens: 0, updatedAt: now };
 }
 
-/** A success: slow start grows the rate 1.5× per 250 ms, later it adds back linearly. */
-export function recover(s0: NoCountersModelState, now: number): NoCountersModelState {
-  const s = { ...s0, episodeSuccesses: s0.episodeSuccesses + 1 };
-  if (s.rate === null) return s;
-  const elapsed = now - s.lastIncrease;
-  let rate: number;
-  if (s.slowStart) {
-    if (elapsed < SLOW_START_STEP_MS) return s;
-    rate = s.rate * 1.5;
-  } else {
-    if (elapsed <= 0) return s;
-    rate = s.rate + (s.recoveryPerSecond * elapsed) / 1000;
+/** An admitted answer to the send marked `mark` (sent at `sentAt`, `cost` units), at `now`. */
+export function admit(
+  s0: NoCountersModelState,
+  mark: number,
+  sentAt: number,
+  cost: number,
+  now: number,
+): NoCountersModelState {
+  if (mark <= s0.episodeMark) return s0;
+  const admitted = [...s0.current.admitted];
+  let i = admitted.length;
+  while (i > 0 && admitted[i - 1]!.at > sentAt) i--;
+  admitted.splice(i, 0, { at: sentAt, cost });
+  if (admitted.length > MAX_ADMITTED) admitted.splice(0, admitted.length - MAX_ADMITTED);
+  const s = { ...s0, current: { ...s0.current, admitted }, admittedUnits: s0.admittedUnits + cost };
+  if (s.phase === 'probe' && mark === s.probeMark) {
+    // The key is open again: the burst at once (less the probe), then the pace from here.
+    return {
+      ...s,
+      phase: 'paced',
+      probeMark: null,
+      refusedProbes: 0,
+      tokens: Math.max(0, (s.burst ?? 1) - cost),
+      updatedAt: now,
+      paceFrom: now,
+      rate: s.paceBase,
+    };
   }
-  return { ...s, rate, burst: smallBurst(rate), lastIncrease: now };
+  if (s.phase === 'paced') return { ...s, rate: paceAt(s, now) };
+  return s;
 }
 
 /** The no-counters model. */
 export const noCountersModel: ServerModel<NoCountersModelState> = {
   delay(s, cost, now, inFlight) {
-    return tokenDelay(s, cost, LEARNING_CUSHION, now, inFlight, s.lastActivity);
+    if (s.phase === 'blind') return 0;
+    if (s.phase === 'probe') {
+      // One probe at a time, after the model's own hold, and only once the last episode is answered.
+      if (s.probeMark !== null || inFlight > 0) return Number.POSITIVE_INFINITY;
+      return Math.max(0, s.holdUntil - now);
+    }
+    return tokenDelay(s, cost, 0, now, inFlight, s.lastActivity);
   },
 
   sent(s0, cost, now, mark, inFlightBefore) {
-    let s = stored(s0, now, inFlightBefore);
-    if (s.rate !== null) {
-      if (s.sendLog.length >= MAX_SEND_LOG) s = { ...s, sendLog: s.sendLog.slice(MAX_SEND_LOG / 2) };
-      s.sendLog.push({ at: now, start: mark - cost });
+    let s = { ...stored(s0, now, inFlightBefore), sentMark: mark, lastActivity: now };
+    if (s.firstSentAt === null) s = { ...s, firstSentAt: now };
+    if (s.phase === 'probe' && s.probeMark === null) {
+      // The probe opens a new episode: the last one is final now (everything of it was answered).
+      const episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
+      const ended = { ...s, probeMark: mark, episodeMark: mark - cost, episodes, current: EMPTY };
+      const learned = learn(ended);
+      return { ...ended, ...learned, rate: learned.paceBase };
     }
-    return { ...s, tokens: s.tokens === null ? null : s.tokens - cost, sentMark: mark, lastActivity: now };
+    if (s.phase !== 'paced' || s.tokens === null) return s;
+    return { ...s, tokens: s.tokens - cost };
   },
 
   observe(s0, o) {
     const s = { ...stored(s0, o.at, o.inFlightBefore), lastActivity: o.at };
-    if (o.outcome === 'limited') return cut(s, o.mark, o.retryAfterMs, o.at);
-    if (o.outcome === 'answered') return recover(s, o.at);
-    return s;
+    if (o.outcome === 'limited') return refuse(s, o.mark, o.sentAt, o.retryAfterMs, o.at);
+    if (o.outcome === 'answered') return admit(s, o.mark, o.sentAt, o.cost, o.at);
+    // A failed probe (an outage, an abort) frees the key for the next one.
+    return o.mark === s.probeMark ? { ...s, probeMark: null } : s;
   },
 
   snapshot(s, now, inFlight) {
     return {
-      rate: s.rate,
+      rate: s.phase === 'blind' ? null : s.rateLow,
       burst: s.burst,
-      source: s.rate === null ? null : 'aimd',
+      source: s.rate === null ? null : 'refusals',
       tokens: tokensAt(s, now, inFlight),
     };
   },

@@ -13,14 +13,25 @@
  * explain (a fixed window's boundary passed), the oldest entries are dropped; when it counts more (another client, or sends still in flight),
  * the difference is held until the reset. Units in flight always count.
  *
- * Until a reading has once shown units back when the ledger said they would be, a send that needs
- * returned units goes alone, so a server that does not give them back refuses one send, not a batch.
+ * Until the ledger's returns are confirmed, a send that needs returned units goes alone, and one
+ * unit's share of the window (`windowMs / limit`, plus 2 ms of clock slack) after the ledger says
+ * they are back: a count that creeps back at `limit` per window (a sliding window counter) admits
+ * that send, and its answer shows the server still counting what the ledger gave back — two units
+ * of that, at once or over several tests, contradict the model, and rule it out when no other
+ * client's units were held (the count creeps back: the model never again governs before another,
+ * even when the bucket's rate is contradicted in a window that creeps back slower). A fixed window is confirmed by one
+ * test (the server counts almost nothing: its boundary passed); a sliding log once a quarter of the
+ * limit came back as the ledger said (a creeping count can match it for a unit or two, not that long).
+ * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
  * window of `limit`), else each unit waits for its reset. A refusal that the ledger did not
  * foresee means the window was misjudged: from then on each unit waits for the longest window the
  * server's statements allow. Such a refusal, and a server that counts more than the ledger and the
- * sends in flight explain (units it should have given back), contradict the model.
+ * sends in flight explain (units it should have given back), contradict the model; two or more
+ * units back before a sliding log could give them back while the server still counts many (a
+ * count that creeps back) rule it out. One unit is not enough: a send counted in one fixed window
+ * and answered in the next is back "early" too.
  */
 import { EPSILON, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 
@@ -60,6 +71,12 @@ export interface WindowModelState {
    * or all at once (a fixed window) — so its returns can be spent at once.
    */
   readonly confirmed: boolean;
+  /**
+   * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
+   * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
+   * can match the ledger's returns for a unit or two, not for a quarter of a window.
+   */
+  readonly agreed: number;
 }
 
 /** Timer and clock slack when comparing a return with the earliest moment it could happen. */
@@ -85,6 +102,7 @@ export function newWindow(spread = false): WindowModelState {
     spread,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
+    agreed: 0,
   };
 }
 
@@ -126,23 +144,24 @@ function insert(ledger: readonly Entry[], entry: Entry, slotMs: number): Entry[]
   return next;
 }
 
-/** Drops the oldest `units` of the ledger (they are back already); says the latest `dueAt` dropped. */
-function dropOldest(ledger: readonly Entry[], units: number): { ledger: Entry[]; lastDueAt: number } {
+/**
+ * Drops the oldest `units` of the ledger (they are back already by `at`); says how many of them
+ * came back before a sliding log could have given them back (their send plus the window).
+ */
+function dropOldest(ledger: readonly Entry[], units: number, at: number): { ledger: Entry[]; early: number } {
   const next: Entry[] = [];
   let left = units;
-  let lastDueAt = Number.NEGATIVE_INFINITY;
+  let early = 0;
   for (const entry of ledger) {
     if (left <= EPSILON) next.push(entry);
     else {
-      lastDueAt = Math.max(lastDueAt, entry.dueAt);
-      if (entry.units <= left + EPSILON) left -= entry.units;
-      else {
-        next.push({ ...entry, units: entry.units - left });
-        left = 0;
-      }
+      const taken = Math.min(entry.units, left);
+      if (entry.dueAt > at + CLOCK_SLACK_MS) early += taken;
+      left -= taken;
+      if (entry.units > taken + EPSILON) next.push({ ...entry, units: entry.units - taken });
     }
   }
-  return { ledger: next, lastDueAt };
+  return { ledger: next, early };
 }
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
@@ -178,7 +197,13 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // Sorted by `backAt`: the entries back by now are the first `due` ones.
   let due = 0;
   let returned = 0;
-  while (due < all.length && all[due]!.backAt <= o.at) returned += all[due++]!.units;
+  // Units due within the clock slack may still be counted by a server whose clock runs a little behind.
+  let justDue = 0;
+  while (due < all.length && all[due]!.backAt <= o.at) {
+    const entry = all[due++]!;
+    returned += entry.units;
+    if (entry.backAt > o.at - CLOCK_SLACK_MS) justDue += entry.units;
+  }
   let ledger = due === 0 ? all : all.slice(due);
   if (o.mark <= s.syncedMark) return { ...s, ledger };
   // The server counted this send and what reached it before: the sends made before it (in the
@@ -193,11 +218,11 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
   // are in flight): those are back already (a fixed window's boundary passed).
   const back = before - serverCount - inFlightBefore;
-  let earlyMs = 0;
+  let early = 0;
   if (back > 0) {
-    const dropped = dropOldest(ledger, back);
+    const dropped = dropOldest(ledger, back, o.at);
     ledger = dropped.ledger;
-    earlyMs = dropped.lastDueAt - o.at;
+    early = dropped.early;
   }
   // More counted than all that may have reached it: units the model thought back (a count that
   // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
@@ -206,18 +231,32 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
   // A fixed window gives its units back all at once, a sliding log each one window after it reached
   // the server (never before its send plus the window): units back before that while the server
-  // still counts many (a quarter of the limit) are a count that creeps back.
-  const creeping = earlyMs > CLOCK_SLACK_MS && serverCount >= limit / 4;
-  const unexplained = foreign >= Math.max(2, limit / 4);
+  // still counts many (a quarter of the limit) are a count that creeps back. One such unit is the
+  // noise of a send that crossed the boundary (counted in the old window, answered in the new): two.
+  const creeping = early >= 2 && serverCount >= limit / 4;
+  // Until confirmed, each return is tested: two units (more than `remaining`'s flooring) that the
+  // server still counts after the ledger gave them back, now or held from earlier tests, contradict
+  // the model; units just due may still be counted by a server whose clock runs a little behind.
+  const unreturned = foreign - justDue;
+  const failedTest = !s.confirmed && returned > 0 && unreturned >= 2;
+  // Units back as a sliding log gives them back: when the ledger said, or a little earlier.
+  const backInTime = returned + Math.max(0, back) - early;
+  const agrees = backInTime > 0 && unreturned <= 1;
+  const agreed = s.confirmed || !agrees ? (failedTest ? 0 : s.agreed) : s.agreed + backInTime;
+  // A failed test with the count explained until the returns were due (no other client's units
+  // held) is a count that creeps back, as surely as early returns are.
+  const creepsBack = creeping || (failedTest && (s.foreignBackAt <= o.at || s.foreign <= 1));
+  const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
   return {
     ...s,
     ledger,
     foreign,
     foreignBackAt,
     syncedMark: o.mark,
-    confirmed: s.confirmed || (returned > 0 && !unexplained && (back <= 1 || serverCount <= limit / 4)),
+    agreed,
+    confirmed: s.confirmed || (agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4))),
     // No window creeps back: that rules the model out for good (it never again governs before another).
-    falsifiedAt: creeping ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
+    falsifiedAt: creepsBack ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
   };
 }
 
@@ -228,20 +267,24 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
  * does, would refuse a whole batch).
  */
 function spendDelay(s: WindowModelState, limit: number, cost: number, now: number, inFlight: number): number {
-  let free = limit - countedAt(s, now, inFlight);
+  // The test of an unconfirmed return waits one unit's share of the window (plus the clock slack)
+  // longer: a count that creeps back at `limit` per window admits it then, and its answer tells.
+  const lag = s.confirmed ? 0 : (s.windowMs ?? 0) / limit + CLOCK_SLACK_MS;
+  const seen = now - lag;
+  let free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
     if (s.confirmed || limit - inFlight - s.foreign - sumUnits(s.ledger) >= cost - EPSILON) return 0;
-    return inFlight === 0 ? 0 : Number.POSITIVE_INFINITY;
+    return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
-  const returns = s.ledger.filter((e) => e.backAt > now);
-  if (s.foreign > 0 && s.foreignBackAt > now)
+  const returns = s.ledger.filter((e) => e.backAt > seen);
+  if (s.foreign > 0 && s.foreignBackAt > seen)
     returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark, dueAt: s.foreignBackAt });
   returns.sort((a, b) => a.backAt - b.backAt);
   for (const entry of returns) {
     free += entry.units;
     if (free >= cost - EPSILON)
-      return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - now) : Infinity;
+      return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - seen) : Infinity;
   }
   return Number.POSITIVE_INFINITY;
 }

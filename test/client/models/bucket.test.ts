@@ -139,6 +139,27 @@ describe('bucket model', () => {
       expect(m.falsifiedAt(s)).toBeNull();
     });
 
+    it('a trickle after a burst is judged on its own readings, not on the burst answered with 15 in flight', () => {
+      // 98 of a window of 100 answered over 20 ms with up to 15 in flight, then one send every
+      // 5 ms: at 200/s two units are owed by the second, and none came.
+      let s = newBucket(undefined, undefined, 0);
+      for (let i = 0; i < 98; i++) {
+        const inFlight = Math.min(15, 97 - i);
+        s = send(s, 1, 10 + i / 5, i + 1, inFlight);
+        s = m.observe(
+          s,
+          read(10 + i / 5, i + 1, { quota: 100, remaining: 99 - i }, { statedRate: 200, inFlight }),
+        );
+      }
+      s = m.observe(send(s, 1, 34.4, 99), read(34.4, 99, { quota: 100, remaining: 1 }, { statedRate: 200 }));
+      expect(m.falsifiedAt(s)).toBeNull();
+      s = m.observe(
+        send(s, 1, 39.4, 100),
+        read(39.4, 100, { quota: 100, remaining: 0 }, { statedRate: 200 }),
+      );
+      expect(m.falsifiedAt(s)).toBe(39.4);
+    });
+
     it('a refusal with counters, despite the cushion, contradicts it', () => {
       let s = send(newBucket(undefined, undefined, 0), 1, 0, 1);
       s = m.observe(s, read(5, 1, { quota: 10, remaining: 0 }, { outcome: 'limited' }));

@@ -1,103 +1,267 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cut,
+  consistentRates,
+  type Episode,
+  lowerBurst,
   type NoCountersModelState,
   newNoCounters,
   noCountersModel,
-  recover,
+  paceAt,
+  upperBurst,
 } from '../../../src/client/models/no-counters.js';
+import { type BucketConfig, fullBucket, take } from '../../../src/core/token-bucket.js';
 import { answer } from './helpers.js';
 
 const m = noCountersModel;
 
-/** `n` successes at `now`. */
-function succeed(s0: NoCountersModelState, n: number, now: number) {
-  let s = s0;
-  for (let i = 0; i < n; i++) s = recover(s, now);
-  return s;
+/** Sends of one unit at `times` (ms) to the core token bucket `config`, as one episode. */
+function episodeAgainst(config: BucketConfig, times: readonly number[], full = fullBucket(config, 0)) {
+  let state = full;
+  const admitted: { at: number; cost: number }[] = [];
+  let refusedAt: number | null = null;
+  for (const at of times) {
+    const r = take(state, config, at);
+    state = r.state;
+    if (!r.allowed) {
+      refusedAt = at;
+      break;
+    }
+    admitted.push({ at, cost: 1 });
+  }
+  return { episode: { admitted, refusedAt } satisfies Episode, state };
 }
 
-/** One send at `now`; returns the state and its mark. */
-function sendOne(s: NoCountersModelState, now: number) {
-  const mark = s.sentMark + 1;
-  return { s: m.sent(s, 1, now, mark, 0), mark };
+const every = (from: number, stepMs: number, n: number) =>
+  Array.from({ length: n }, (_, i) => from + i * stepMs);
+
+/** One unit sent at `at` and answered `outcome` at `at + 1` (nothing else in flight). */
+function exchange(
+  s0: NoCountersModelState,
+  at: number,
+  outcome: 'answered' | 'limited' | 'failed',
+  retryAfterMs: number | null = 1000,
+) {
+  const mark = s0.sentMark + 1;
+  const s = m.sent(s0, 1, at, mark, 0);
+  return m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs }));
 }
+
+describe('episode bounds L(r) and U(r)', () => {
+  // 20 admitted 1 ms apart from t = 0, the 21st (at 20 ms) refused.
+  const fast: Episode = { admitted: every(0, 1, 20).map((at) => ({ at, cost: 1 })), refusedAt: 20 };
+  it.each([
+    // rate, L: most admitted over a span less rate × span, U: above it the refusal is impossible
+    [0, 20, 21],
+    [200, 20 - 200 * 0.019, 21 - 200 * 0.02],
+    [1000, 1, 1],
+  ])('at %s/s: L = %s, U = %s', (rate, low, high) => {
+    expect(lowerBurst(fast, rate)).toBeCloseTo(low, 9);
+    expect(upperBurst(fast, rate)).toBeCloseTo(high, 9);
+  });
+
+  it('an episode without a refusal bounds the burst only from below', () => {
+    expect(upperBurst({ admitted: fast.admitted, refusedAt: null }, 200)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('consistent rates', () => {
+  const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+
+  it('one fast episode pins the burst, not the rate', () => {
+    const { episode } = episodeAgainst(server, every(0, 0.25, 40));
+    expect(episode.admitted).toHaveLength(21); // 20, and 1 refilled in the 5 ms they took
+    const rates = consistentRates([episode]);
+    expect(rates?.low).toBe(0);
+    expect(rates?.high).toBeGreaterThan(1000);
+  });
+
+  it('a second episode paced above the rate pins it: the server’s 200/s lies in a narrow range', () => {
+    const first = episodeAgainst(server, every(0, 0.25, 40));
+    // After a 1 s gate the bucket is full again; then 250/s drains it in 20 / 50 = 0.4 s.
+    const second = episodeAgainst(server, every(1100, 4, 200), first.state);
+    expect(second.episode.admitted.length).toBeGreaterThan(90);
+    const rates = consistentRates([first.episode, second.episode]);
+    expect(rates).not.toBeNull();
+    expect(rates!.low).toBeGreaterThan(190);
+    expect(rates!.low).toBeLessThanOrEqual(200);
+    expect(rates!.high).toBeGreaterThanOrEqual(200);
+    expect(rates!.high).toBeLessThan(212);
+  });
+
+  it('a window (the same quota every episode, no refill within one) needs no refill at all', () => {
+    const window = (from: number): Episode => ({
+      admitted: every(from, 0.1, 200).map((at) => ({ at, cost: 1 })),
+      refusedAt: from + 20,
+    });
+    const rates = consistentRates([window(0), window(1100), window(2200)]);
+    expect(rates?.low).toBe(0);
+  });
+});
+
+describe('pace', () => {
+  const base = { ...newNoCounters(0), paceBase: 100, paceFrom: 1000, rateLow: 100 };
+  it.each([
+    // rateHigh, ms after the pace started, pace
+    [Number.POSITIVE_INFINITY, 0, 100],
+    [Number.POSITIVE_INFINITY, 100, 200],
+    [Number.POSITIVE_INFINITY, 250, 100 * 2 ** 2.5],
+    [900, 100, 200], // above 8 × the lower bound: still unbounded, it ramps
+    [120, 1000, 103], // bounded: 3 % per second
+    [120, 10_000, 110], // … up to half-way to the upper bound
+  ])('rateHigh %s, %s ms in: %s/s', (rateHigh, t, pace) => {
+    expect(paceAt({ ...base, rateHigh }, 1000 + t)).toBeCloseTo(pace, 9);
+  });
+});
 
 describe('no-counters model', () => {
   it('is unpaced until the first refusal', () => {
-    const s = succeed(newNoCounters(0), 50, 0);
-    expect(m.delay(s, 1, 0, 0)).toBe(0);
-    expect(m.snapshot(s, 0, 0)).toMatchObject({ rate: null, source: null });
+    let s = newNoCounters(0);
+    for (let i = 0; i < 50; i++) s = exchange(s, i, 'answered');
+    expect(m.delay(s, 1, 50, 16)).toBe(0);
+    expect(m.snapshot(s, 50, 0)).toMatchObject({ rate: null, source: null });
   });
 
-  it('one cut per episode, slow start from the gate, then halving', () => {
-    let s = succeed(newNoCounters(0), 20, 0);
-    const marks: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const sent = sendOne(s, 0);
-      s = sent.s;
-      marks.push(sent.mark);
+  it('after a refusal: one probe, once everything is answered; its admission opens the burst', () => {
+    let s = newNoCounters(0);
+    // 20 admitted within 19 ms, the 21st refused (Retry-After 1 s), a 22nd still in flight.
+    for (let i = 0; i < 20; i++) s = m.sent(s, 1, i, i + 1, i);
+    s = m.sent(s, 1, 20, 21, 20);
+    s = m.sent(s, 1, 20, 22, 21);
+    for (let i = 0; i < 20; i++)
+      s = m.observe(s, answer({ at: 21, sentAt: i, mark: i + 1, inFlight: 21 - i }));
+    s = m.observe(
+      s,
+      answer({ at: 22, sentAt: 20, mark: 21, outcome: 'limited', retryAfterMs: 1000, inFlight: 1 }),
+    );
+    expect(m.delay(s, 1, 1022, 1)).toBe(Number.POSITIVE_INFINITY); // the 22nd is out
+    s = m.observe(s, answer({ at: 23, sentAt: 20, mark: 22, outcome: 'limited', retryAfterMs: 1000 }));
+    expect(m.delay(s, 1, 1022, 0)).toBe(0); // the pacer's gate holds it until then
+    s = m.sent(s, 1, 1022, 23, 0);
+    expect(m.delay(s, 1, 1022, 1)).toBe(Number.POSITIVE_INFINITY); // one probe at a time
+    // Learned when the probe went: 20 units in 19 ms, refused at 20 ms: the burst is at most 21.
+    // The cycle rate: 20 admitted from the first send to the refusal (22 ms), and the 1 s ahead.
+    expect(s.burst).toBe(21 - 3);
+    expect(s.rateLow).toBeCloseTo((20 * 1000) / 1022, 9);
+    s = m.observe(s, answer({ at: 1023, sentAt: 1022, mark: 23 }));
+    expect(m.snapshot(s, 1023, 0)).toMatchObject({ source: 'refusals', tokens: 17 });
+    expect(m.delay(s, 17, 1023, 0)).toBe(0);
+    expect(m.delay(s, 18, 1023, 0)).toBeGreaterThan(0);
+  });
+
+  it('a server that keeps refusing after its hint: each refused probe doubles the hold, up to 32 ×', () => {
+    let s = exchange(exchange(newNoCounters(0), 0, 'answered'), 1, 'limited');
+    const holds: number[] = [];
+    let at = 1002;
+    for (let i = 0; i < 7; i++) {
+      expect(m.delay(s, 1, at, 0)).toBe(0);
+      s = exchange(s, at, 'limited');
+      holds.push(m.delay(s, 1, at + 1, 0));
+      at += 1 + holds.at(-1)!;
     }
-    for (const mark of marks) s = cut(s, mark, 1000, 5);
-    // 20 got through before the first refusal, Retry-After 1 s: start at 40/s, cut once only.
-    expect(m.snapshot(s, 5, 0)).toMatchObject({ rate: 40, source: 'aimd' });
-    // The key is gated until 1005: no growth before, one step as it opens.
-    s = recover(s, 300);
-    expect(m.snapshot(s, 300, 0).rate).toBe(40);
-    s = recover(s, 1005);
-    expect(m.snapshot(s, 1005, 0).rate).toBe(60);
-    // One send since the gate opened: nothing measured, so halve.
-    const refused = sendOne(s, 1005);
-    s = cut(refused.s, refused.mark, 1000, 1006);
-    expect(m.snapshot(s, 1006, 0).rate).toBe(30);
-    // Clean time counts from 2006; it adds back (0.95 × 60 − 30) / 4 per second.
-    s = recover(s, 2006);
-    expect(m.snapshot(s, 2006, 0).rate).toBe(30);
-    s = recover(s, 3006);
-    expect(m.snapshot(s, 3006, 0).rate).toBeCloseTo(36.75, 10);
+    expect(holds).toEqual([2000, 4000, 8000, 16_000, 32_000, 32_000, 32_000]);
+    // An admitted probe ends it.
+    s = exchange(s, at, 'answered');
+    expect(s.phase).toBe('paced');
+    expect(s.refusedProbes).toBe(0);
   });
 
-  it('a refusal after slow start cuts to the rate the server admitted, then grows gently', () => {
-    let s = succeed(newNoCounters(0), 20, 0);
-    const first = sendOne(s, 0);
-    s = cut(first.s, first.mark, 1000, 5);
-    // The gate opens at 1005; slow start: 60, 90, 135, 202.5, 303.75 every 250 ms.
-    // 200 sends at 5 ms intervals get through, then the one at 2005 is refused.
-    for (let i = 0; i < 200; i++) {
-      const now = 1005 + i * 5;
-      s = sendOne(recover(s, now), now).s;
+  it('a failed probe (an outage, an abort) frees the key for the next probe', () => {
+    let s = exchange(exchange(newNoCounters(0), 0, 'answered'), 1, 'limited');
+    s = exchange(s, 1002, 'failed');
+    expect(m.delay(s, 1, 1003, 0)).toBe(0);
+  });
+
+  it('refusals of sends from an episode already learned from change nothing', () => {
+    let s = exchange(exchange(newNoCounters(0), 0, 'answered'), 1, 'limited');
+    s = m.sent(s, 1, 1002, 3, 0); // the probe
+    const late = m.observe(
+      s,
+      answer({ at: 1003, sentAt: 1, mark: 2, outcome: 'limited', retryAfterMs: 1000 }),
+    );
+    expect(late).toEqual({ ...s, lastActivity: 1003, updatedAt: 1003 });
+  });
+
+  it('paced after a bounded episode: the burst, then the lower bound, growing gently', () => {
+    const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+    let s = newNoCounters(0);
+    let bucket = fullBucket(server, 0);
+    let mark = 0;
+    /** One unit to the server at `at`; the answer arrives 1 ms later. */
+    const send = (at: number) => {
+      mark++;
+      s = m.sent(s, 1, at, mark, 0);
+      const r = take(bucket, server, at);
+      bucket = r.state;
+      const outcome = r.allowed ? 'answered' : 'limited';
+      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs: 1000 }));
+      return r.allowed;
+    };
+    // Blind: 21 calls at once are sent one after another (0.2 ms apart), until one is refused.
+    let at = 0;
+    while (send(at)) at += 0.2;
+    // Then the model decides: send whenever it allows, until its next refusal, then to its end.
+    for (let refusals = 1; refusals < 3 && at < 20_000; ) {
+      at += 1001; // the pacer's gate
+      for (;;) {
+        const wait = m.delay(s, 1, at, 0);
+        expect(wait).toBeLessThan(Number.POSITIVE_INFINITY);
+        at += wait;
+        if (!send(at)) {
+          refusals++;
+          break;
+        }
+        if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
+      }
+      if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
     }
-    s = recover(s, 2005);
-    expect(m.snapshot(s, 2005, 0).rate).toBeCloseTo(303.75, 10);
-    const refused = sendOne(s, 2005);
-    s = cut(refused.s, refused.mark, 1000, 2006);
-    // At most 20 (what got through before the first refusal) came from the server's bucket:
-    // the other 180 of the 200 sent in the last second were refill, so the rate is ≥ 180/s
-    // (halving would give 151.875).
-    expect(m.snapshot(s, 2006, 0).rate).toBeCloseTo(180, 10);
-    // Growth is gentle: (0.95 × 303.75 − 180) / 4 per second of clean time after the gate.
-    s = recover(recover(s, 3006), 4006);
-    expect(m.snapshot(s, 4006, 0).rate).toBeCloseTo(180 + (0.95 * 303.75 - 180) / 4, 10);
+    // Two refusals taught the rate: paced just under 200/s and at most half-way up to its bound.
+    expect(s.rateLow).toBeGreaterThan(180);
+    expect(s.rateLow).toBeLessThanOrEqual(200);
+    expect(s.rateHigh).toBeGreaterThanOrEqual(200);
+    const before = at;
+    let sent = 0;
+    while (at < before + 2000) {
+      at += m.delay(s, 1, at, 0);
+      expect(send(at)).toBe(true); // never refused again
+      sent++;
+    }
+    expect(sent).toBeGreaterThan(0.9 * 2 * 200);
   });
 
-  it('the admitted-rate bound never lifts the rate above 95 % of the refused one', () => {
-    let s = recover(newNoCounters(0), 0);
-    const first = sendOne(s, 0);
-    s = cut(first.s, first.mark, 1000, 0);
-    // Rate 2/s from 1 success (no growth yet); 100 sends in 100 ms got through anyway (not a token bucket).
-    for (let i = 0; i < 100; i++) s = sendOne(s, 1000 + i).s;
-    const refused = sendOne(s, 1100);
-    s = cut(refused.s, refused.mark, 1000, 1100);
-    expect(m.snapshot(s, 1100, 0).rate).toBeCloseTo(0.95 * 2, 10);
-  });
-
-  it('observe: a refusal cuts, an answer recovers, a failed attempt only releases', () => {
-    const at = (outcome: 'answered' | 'limited' | 'failed') =>
-      answer({ at: 5, mark: 1, outcome, retryAfterMs: 1000 });
-    let s = m.sent(succeed(newNoCounters(0), 10, 0), 1, 0, 1, 0);
-    expect(m.observe(s, at('failed')).rate).toBeNull();
-    s = m.observe(s, at('limited'));
-    expect(s.rate).toBe(20);
-    expect(m.observe(s, at('answered')).episodeSuccesses).toBe(1);
+  it('a window: the burst each cycle, then one call at a time to find the boundary', () => {
+    // A sliding log of 20 per second that counts refused requests too (a proxy).
+    const log: number[] = [];
+    const server = (at: number) => {
+      while (log.length > 0 && at - log[0]! >= 1000) log.shift();
+      log.push(at);
+      return log.length <= 20;
+    };
+    let s = newNoCounters(0);
+    let at = 0;
+    let mark = 0;
+    const sendOne = () => {
+      mark++;
+      s = m.sent(s, 1, at, mark, 0);
+      const allowed = server(at);
+      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome: allowed ? 'answered' : 'limited' }));
+      return allowed;
+    };
+    // Three cycles: send whenever the model allows until refused, then the 1 s gate.
+    for (let cycle = 0; cycle < 3; cycle++) {
+      for (;;) {
+        at += m.delay(s, 1, at, 0);
+        if (!sendOne()) break;
+        at += 0.1;
+      }
+      at += 1001;
+    }
+    // What a cycle admits, at once; then nothing more until an answer: refill is not expected.
+    expect(s.paceBase).toBe(0);
+    expect(s.burst).toBe(20 + 1 - 3);
+    expect(m.delay(s, 1, at, 0)).toBe(0);
+    s = m.sent(s, 1, at, ++mark, 0);
+    s = m.observe(s, answer({ at: at + 1, sentAt: at, mark }));
+    for (let i = 1; i < 18; i++) s = m.sent(s, 1, at + 1, ++mark, i - 1);
+    expect(m.delay(s, 1, at + 1, 17)).toBe(Number.POSITIVE_INFINITY);
   });
 });

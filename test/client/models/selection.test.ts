@@ -32,8 +32,9 @@ describe('choosing the model of a window', () => {
     for (let i = 1; i <= 100; i++) track = step(track, i, i, 100 - i);
     expect(trackSnapshot(track, 100, 0)).toMatchObject({ source: 'window', tokens: 0 });
     expect(trackGovernsConfigured(track)).toBe(true);
-    // The first unit is back 500 ms after its answer (at 1), rounded up to the ledger's 500/256 ms slot.
-    expect(trackDelay(track, 1, 100, 0)).toBe(402);
+    // The first unit is back 500 ms after its answer (at 1), rounded up to the ledger's 500/256 ms
+    // slot; that first return is tested one unit's share of the window (5 ms) and 2 ms later.
+    expect(trackDelay(track, 1, 100, 0)).toBe(409);
   });
 
   it('changes its mind back when the window is contradicted later than the bucket was', () => {
@@ -44,5 +45,58 @@ describe('choosing the model of a window', () => {
     // counter's weighted count), then creeps back like a bucket.
     for (let i = 0; i < 20; i++) track = step(track, 600 + i * 10, 101 + i, 10 + i);
     expect(trackSnapshot(track, 800, 0).source).not.toBe('window');
+  });
+});
+
+describe('a fixed window read for many windows', () => {
+  /** A fixed window of 100 per 500 ms stated as 200/s, its reset in whole seconds (always `t=1`). */
+  const fixed = (remaining: number) => window({ quota: 100, remaining, resetInMs: 1000 });
+
+  /**
+   * Window `k` (from k·500 ms): 100 sends, one every 0.2 ms from 10 ms in, each answered at once
+   * with up to `inFlight` other units on their way (fewer as the window's quota runs out). In the
+   * first window the bucket is tried: 98 go at once (its cushion keeps 2), then one every 5 ms.
+   * With `crossing`, the last send of each window is answered only in the next window (counted in
+   * its own), halfway through that window's answers.
+   */
+  function fixedWindow(track0: Track, k: number, inFlight: number, crossing: boolean) {
+    let track = track0;
+    for (let i = 0; i < 100; i++) {
+      const at = k * 500 + 10 + (k === 0 && i >= 98 ? 20 + (i - 97) * 5 : i / 5);
+      const mark = 1 + k * 100 + i;
+      const others = Math.min(inFlight, k === 0 ? Math.max(0, 97 - i) : 99 - i);
+      track = trackSent(track, 1, at, mark, others);
+      if (crossing && k > 0 && i === 99) break;
+      track = trackObserve(
+        track,
+        answer({ at, mark, window: fixed(99 - i), statedRate: 200, inFlight: others }),
+      );
+      if (crossing && k > 1 && i === 50) {
+        const sentAt = (k - 1) * 500 + 10 + 99 / 5;
+        const late = answer({
+          at,
+          mark: mark - 51,
+          sentAt,
+          window: fixed(99 - i),
+          statedRate: 200,
+          inFlight: others,
+        });
+        track = trackObserve(track, late);
+      }
+    }
+    return track;
+  }
+
+  it.each([
+    ['answers in order', 0, false],
+    ['up to 15 units in flight at every answer', 15, false],
+    ["each window's last send answered in the next", 3, true],
+  ] as const)('stays a window for 8 windows: %s', (_name, inFlight, crossing) => {
+    let track = newTrack('requests:default', 0, { spread: false });
+    for (let k = 0; k < 8; k++) {
+      track = fixedWindow(track, k, inFlight, crossing);
+      expect(trackSnapshot(track, k * 500 + 60, 0).source).toBe('window');
+      expect(trackGovernsConfigured(track)).toBe(true);
+    }
   });
 });

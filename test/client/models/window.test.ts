@@ -72,10 +72,11 @@ describe('window model', () => {
       statedRate: 200,
     });
     expect(m.snapshot(s, 10, 0)).toMatchObject({ burst: 100, rate: 200, tokens: 0, source: 'window' });
-    // Back by 510, rounded up to the ledger's slot (500 / 256 ms): never earlier.
+    // Back by 510, rounded up to the ledger's slot (500 / 256 ms): never earlier. Until a reading
+    // confirms a return, it is tested one unit's share of the window (5 ms) and 2 ms of slack later.
     const wait = m.delay(s, 1, 10, 0);
-    expect(wait).toBeGreaterThanOrEqual(500);
-    expect(wait).toBeLessThanOrEqual(502);
+    expect(wait).toBeGreaterThanOrEqual(507);
+    expect(wait).toBeLessThanOrEqual(509);
     expect(m.delay(s, 100, 10, 0)).toBe(wait);
     expect(m.delay(s, 1, 10 + wait, 0)).toBe(0);
   });
@@ -90,18 +91,23 @@ describe('window model', () => {
       resetInMs: 1000,
       statedRate: 20,
     });
-    // Back at 500 by the ledger: one send may go, a second must wait for its answer.
-    expect(m.delay(s, 1, 500, 0)).toBe(0);
-    expect(m.delay(s, 1, 500, 1)).toBe(Number.POSITIVE_INFINITY);
+    // Back at 500 by the ledger, tested one unit's share of the window (50 ms) and 2 ms later: then
+    // one send may go, a second must wait for its answer.
+    expect(m.delay(s, 1, 500, 0)).toBe(52);
+    expect(m.delay(s, 1, 552, 0)).toBe(0);
+    expect(m.delay(s, 1, 552, 1)).toBe(Number.POSITIVE_INFINITY);
+    // Fractional (learned token) costs taken back leave float residue: that is nothing in flight.
+    expect(m.delay(s, 1, 552, 0.1 + 0.2 - 0.3)).toBe(0);
     // Its answer says 9 left: the units are back, and from now on returns are spent at once.
-    s = m.observe(s, reading({ limit: 10, rate: 20, resetInMs: 1000 }, 501, 11, 9));
+    s = m.observe(s, reading({ limit: 10, rate: 20, resetInMs: 1000 }, 553, 11, 9));
     expect(s.confirmed).toBe(true);
-    expect(m.delay(s, 8, 501, 1)).toBe(0);
+    expect(m.delay(s, 8, 553, 1)).toBe(0);
   });
 
   it('without a stated rate, every unit waits for the stated reset', () => {
     const s = spend(newWindow(), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 700 });
-    expect(m.delay(s, 1, 0, 0)).toBe(700);
+    // (The first return is tested 2 ms of clock slack later: the window's length is unknown.)
+    expect(m.delay(s, 1, 0, 0)).toBe(702);
   });
 
   it('units in flight count; when only answers can free enough, waits for them', () => {
@@ -115,7 +121,8 @@ describe('window model', () => {
       statedRate: 10,
     });
     expect(m.delay(s, 1, 0, 4)).toBe(0);
-    expect(m.delay(s, 1, 0, 5)).toBe(1000);
+    // Back at 1000, tested one unit's share of the window (100 ms) and 2 ms later.
+    expect(m.delay(s, 1, 0, 5)).toBe(1102);
     expect(m.delay(s, 11, 0, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 
@@ -139,7 +146,8 @@ describe('window model', () => {
     // Another client used 6 of 10: our one answer says 3 left.
     const s = m.observe(newWindow(), reading({ limit: 10, rate: 10, resetInMs: 400 }, 0, 1, 3));
     expect(m.snapshot(s, 0, 0).tokens).toBe(3);
-    expect(m.delay(s, 4, 0, 0)).toBe(400);
+    // Held until 400, tested one unit's share of the window (100 ms) and 2 ms later.
+    expect(m.delay(s, 4, 0, 0)).toBe(502);
     expect(m.falsifiedAt(s)).toBe(0);
   });
 
@@ -204,7 +212,8 @@ describe('window model, spread', () => {
       resetInMs: 1000,
       statedRate: 10,
     });
-    expect(m.delay(spent, 1, 100, 0)).toBe(900);
+    // (Back at 1000, tested one unit's share of the window and 2 ms later: 1102.)
+    expect(m.delay(spent, 1, 100, 0)).toBe(1002);
   });
 });
 
@@ -232,13 +241,37 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
-  it('units back just when due (a sliding log) confirm it', () => {
-    // 100 units answered one per ms from 0, each back 500 ms later; at 503 the first ones are.
+  it('units back just when due (a sliding log) confirm it once a quarter of the limit agreed', () => {
+    // 100 units answered one per ms from 0, each back 500 ms later; from 505 on, one test a ms
+    // finds the server counting just what the ledger says (95: 94 not yet back, and the test).
     let s = newWindow();
     for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
-    s = m.observe(s, reading(stated, 505, 101, 1));
-    expect(s.confirmed).toBe(true);
+    s = m.observe(s, reading(stated, 505, 101, 5));
+    // Six units agreed: a count that creeps back could match that; not yet a quarter of the limit.
+    expect(s.confirmed).toBe(false);
+    for (let i = 1; i < 20; i++) {
+      s = m.observe(s, reading(stated, 505 + i, 101 + i, 5));
+      expect(s.confirmed).toBe(i === 19);
+    }
     expect(m.falsifiedAt(s)).toBeNull();
+  });
+
+  it('a count that creeps back fails the first test of a return: ruled out', () => {
+    // A sliding window counter: 100 spent at 0..99 ms; at 507 its weighted count still holds 98.6
+    // of them, so the test answers remaining 0 where the ledger had 7 back.
+    let s = newWindow();
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    s = m.observe(s, reading(stated, 507, 101, 0));
+    expect(s.confirmed).toBe(false);
+    expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("a failed test while another client's units are held counts against it, without ruling it out", () => {
+    // Another client holds 10 of the 100 from the start (our 90 answers say 10 fewer left).
+    let s = newWindow();
+    for (let j = 0; j < 90; j++) s = m.observe(s, reading(stated, j, j + 1, 89 - j));
+    s = m.observe(s, reading(stated, 507, 91, 0));
+    expect(m.falsifiedAt(s)).toBe(507);
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {

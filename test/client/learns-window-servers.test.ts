@@ -1,0 +1,59 @@
+/**
+ * An unconfigured client against the reference limiter's window algorithms, both on the manual
+ * clock: 16 callers, 400 calls, 1 ms each way. What the models decide is asserted as refusals and
+ * completion (the wall time belongs to the benchmark, S6).
+ */
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { createFetch } from '../../src/index.js';
+import { type AlgorithmName, type HeaderDialect, rateLimit } from '../../src/server/index.js';
+
+/** Runs `n` calls from `callers` callers against `algorithm` (100 per 500 ms); returns the 429s seen. */
+async function run(algorithm: AlgorithmName, headers: HeaderDialect, n = 400, callers = 16) {
+  // Start 1 ms into a window of the limiter's clock, as S6 does.
+  const clock = new ManualClock(10_000_001);
+  const limiter = rateLimit({ policy: { limit: 100, windowMs: 500 }, algorithm, headers, clock });
+  let refused = 0;
+  const transport = async (input: RequestInfo | URL) => {
+    await clock.sleep(1);
+    const outcome = await limiter.check(
+      { method: 'GET', url: String(input), headers: new Headers() },
+      { ip: '1' },
+    );
+    if (!outcome.allowed) refused++;
+    await clock.sleep(1);
+    return new Response(null, { status: outcome.status, headers: new Headers([...outcome.headers]) });
+  };
+  let seed = 1;
+  const random = () => {
+    seed = (seed * 16_807) % 2_147_483_647;
+    return seed / 2_147_483_647;
+  };
+  const fetch = createFetch({ fetch: transport, clock, random });
+  let next = 0;
+  let ok = 0;
+  const caller = async () => {
+    while (next < n) {
+      next++;
+      if ((await fetch('http://api.test/items')).ok) ok++;
+    }
+  };
+  let done = false;
+  const all = Promise.all(Array.from({ length: callers }, caller)).then(() => {
+    done = true;
+  });
+  for (let ms = 0; !done && ms < 60_000; ms++) await clock.advance(1);
+  await all;
+  return { ok, refused };
+}
+
+describe('learning a window server', () => {
+  it.each([
+    ['fixed-window', 'ietf'],
+    ['sliding-log', 'draft-6'],
+    ['sliding-window-counter', 'ietf'],
+    ['sliding-window-counter', 'draft-7'],
+  ] as const)('%s (%s): every call succeeds, none refused', async (algorithm, headers) => {
+    expect(await run(algorithm, headers)).toEqual({ ok: 400, refused: 0 });
+  });
+});
