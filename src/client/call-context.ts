@@ -9,6 +9,11 @@ import { AbortError, DeadlineExceededError } from '../errors.js';
 /** The reason internal timers are cancelled with: made once, not per call. */
 const DISPOSED = Object.freeze(new Error('call settled'));
 
+const never = (): boolean => false;
+const nothing = (): void => {};
+/** The attempt of a call with no signal, no deadline and no timeout: nothing to make per attempt. */
+const UNBOUNDED = Object.freeze({ signal: undefined, timedOut: never, done: nothing });
+
 /** The signal, deadline and facts of one call. */
 export class CallContext {
   readonly facts: CallFacts;
@@ -21,7 +26,8 @@ export class CallContext {
   /** Cancels the deadline timer; made only when there is a deadline. */
   #timers: AbortController | undefined;
   readonly #callerSignal: AbortSignal | undefined;
-  readonly #onCallerAbort = () => this.#controller?.abort(new AbortError(this.#callerSignal?.reason));
+  /** Made only when there is a caller's signal to listen to. */
+  #onCallerAbort: (() => void) | undefined;
 
   constructor(
     key: string,
@@ -37,8 +43,14 @@ export class CallContext {
     if (!callerSignal && deadlineMs === undefined) return;
     this.#controller = new AbortController();
     this.signal = this.#controller.signal;
-    if (callerSignal?.aborted) this.#onCallerAbort();
-    else callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (callerSignal) {
+      const onCallerAbort = () => this.#controller?.abort(new AbortError(callerSignal.reason));
+      if (callerSignal.aborted) onCallerAbort();
+      else {
+        this.#onCallerAbort = onCallerAbort;
+        callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      }
+    }
     if (deadlineMs !== undefined) {
       this.#timers = new AbortController();
       clock.sleep(deadlineMs, this.#timers.signal).then(
@@ -81,7 +93,7 @@ export class CallContext {
     done: () => void;
   } {
     if (timeoutMs === undefined && this.deadlineMs === undefined)
-      return { signal: this.#callerSignal, timedOut: () => false, done: () => {} };
+      return this.#callerSignal ? { signal: this.#callerSignal, timedOut: never, done: nothing } : UNBOUNDED;
     const controller = new AbortController();
     const timer = new AbortController();
     let fired = false;
@@ -112,6 +124,6 @@ export class CallContext {
   /** Clears every timer and listener of the call. */
   dispose(): void {
     this.#timers?.abort(DISPOSED);
-    this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
   }
 }

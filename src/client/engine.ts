@@ -9,18 +9,20 @@
 
 import { fullJitter } from '../core/backoff.js';
 import { defaultBurst } from '../core/token-bucket.js';
+import type { CallFacts } from '../errors.js';
 import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import { CallContext } from './call-context.js';
-import { normalizeCost, settleLater } from './cost.js';
+import { type Costs, normalizeCost, settleLater } from './cost.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
 import type { KeyStats, WaitCheck } from './key-lane.js';
 import { KeyLane } from './key-lane.js';
-import type { ClientOptions, ResolvedClientOptions } from './options.js';
+import type { ClientOptions, KeyOptions, ResolvedClientOptions } from './options.js';
 import { keyOptionsFor, resolveClientOptions } from './options.js';
+import type { Delay } from './pacer.js';
 import type { RequestDescription } from './request.js';
 import { isIdempotent } from './request.js';
 import type { RetryReason } from './retry-policy.js';
@@ -75,7 +77,7 @@ const MAX_KEYS = 10_000;
 export class Engine {
   readonly options: ResolvedClientOptions;
   readonly #lanes = new Map<string, KeyLane>();
-  readonly #events = {
+  readonly #events: Channels = {
     throttle: new EventChannel<ThrottleEvent>(),
     retry: new EventChannel<RetryEvent>(),
     rateLimited: new EventChannel<RateLimitedEvent>(),
@@ -136,96 +138,162 @@ export class Engine {
    * retrying stops), or rejects with a `HeadwayError` (or the transport's own error when the last
    * attempt got no answer).
    */
-  async run<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): Promise<A> {
-    const resolved = this.options;
-    const { clock, random } = resolved;
-    const events = this.#events;
-    const { request } = spec;
-    const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
-    const lane = this.#laneFor(key, request);
-    const opts = lane.options;
-    const cost = normalizeCost(resolved.cost ? resolved.cost(request) : 1, opts.burst);
-    const idempotent = isIdempotent(request);
-    const replayable = spec.replayable;
-    const call = new CallContext(key, clock, spec.signal, spec.deadlineMs ?? opts.deadlineMs);
-    const timeoutMs = spec.timeoutMs ?? opts.timeoutMs;
+  run<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): Promise<A> {
+    try {
+      const resolved = this.options;
+      const { request } = spec;
+      const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
+      const lane = this.#laneFor(key, request);
+      return new EngineCall(resolved, this.#events, key, lane, spec, transport).run();
+    } catch (error) {
+      // A throwing `key` or `cost` option rejects the call, as everything after it does.
+      return Promise.reject(error);
+    }
+  }
+}
+
+/** The events of one engine. */
+interface Channels {
+  throttle: EventChannel<ThrottleEvent>;
+  retry: EventChannel<RetryEvent>;
+  rateLimited: EventChannel<RateLimitedEvent>;
+  giveUp: EventChannel<GiveUpEvent>;
+}
+
+/**
+ * One call through the engine: its loop and its decisions, as methods of one object rather than
+ * closures made per call (the engine's per-call cost is part of what S4 measures).
+ */
+class EngineCall<A extends RateLimitResponse> implements WaitCheck {
+  readonly #resolved: ResolvedClientOptions;
+  readonly #events: Channels;
+  readonly #key: string;
+  readonly #lane: KeyLane;
+  readonly #opts: KeyOptions;
+  readonly #spec: CallSpec;
+  readonly #transport: Transport<A>;
+  readonly #cost: Costs;
+  readonly #idempotent: boolean;
+  readonly #call: CallContext;
+  readonly #facts: CallFacts;
+
+  constructor(
+    resolved: ResolvedClientOptions,
+    events: Channels,
+    key: string,
+    lane: KeyLane,
+    spec: CallSpec,
+    transport: Transport<A>,
+  ) {
+    this.#resolved = resolved;
+    this.#events = events;
+    this.#key = key;
+    this.#lane = lane;
+    this.#opts = lane.options;
+    this.#spec = spec;
+    this.#transport = transport;
+    this.#cost = normalizeCost(resolved.cost ? resolved.cost(spec.request) : 1, this.#opts.burst);
+    this.#idempotent = isIdempotent(spec.request);
+    // Last: the deadline's timer starts here, and `run()` always disposes of it.
+    this.#call = new CallContext(key, resolved.clock, spec.signal, spec.deadlineMs ?? this.#opts.deadlineMs);
+    this.#facts = this.#call.facts;
+  }
+
+  #asResponse(answer: A | undefined): Response | undefined {
+    return answer === undefined ? undefined : this.#transport.response?.(answer);
+  }
+
+  /** The key's lane asks whether a wait is acceptable ({@link WaitCheck}). */
+  checkWait({ ms, reason, window }: Delay): void {
+    // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
+    if ((reason === 'gate' || window !== null) && ms > this.#opts.maxRetryAfterMs && Number.isFinite(ms)) {
+      throw new RateLimitedError(this.#facts, this.#resolved.clock.wallNow() + ms, ms, undefined, window);
+    }
+    this.#call.checkWait(ms);
+    // A wait for the next answer has no length to report: only timed waits are events.
+    const throttle = this.#events.throttle;
+    if (throttle.active && Number.isFinite(ms)) throttle.emit({ key: this.#key, waitMs: ms, reason });
+  }
+
+  #giveUp(status: number | null, reason: GiveUpEvent['reason']): void {
+    const giveUp = this.#events.giveUp;
+    if (giveUp.active) giveUp.emit({ key: this.#key, attempts: this.#facts.attempts, status, reason });
+  }
+
+  /**
+   * Decides whether to retry. Returns the delay before the retry, or null to stop (the caller
+   * settles with what it has); throws when stopping must be an error.
+   */
+  #planRetry(verdict: Verdict, signal: RateLimitSignal | null, answer: A | undefined): number | null {
+    const opts = this.#opts;
+    const facts = this.#facts;
+    const status = statusOf(verdict);
+    const reason: RetryReason = retryReason(verdict, this.#idempotent, this.#spec.replayable);
+    if (!isRetryable(reason)) {
+      if (reason !== 'not-retryable') this.#giveUp(status, reason);
+      return null;
+    }
+    const hint = signal?.retryAfterMs ?? null;
+    if (hint !== null && hint > opts.maxRetryAfterMs) {
+      this.#giveUp(status, 'retry-after-too-long');
+      throw new RateLimitedError(
+        facts,
+        this.#resolved.clock.wallNow() + hint,
+        hint,
+        this.#asResponse(answer),
+      );
+    }
+    if (facts.attempts > opts.retries) {
+      this.#giveUp(status, 'retries-exhausted');
+      return null;
+    }
+    if (!this.#lane.withdraw()) {
+      this.#giveUp(status, 'budget-exhausted');
+      if (opts.onBudgetExhausted === 'throw') {
+        throw new RetryBudgetExhaustedError(facts, this.#asResponse(answer));
+      }
+      return null;
+    }
+    // The server's hint is a floor, never jittered below; the key's gate enforces it for every call.
+    const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, this.#resolved.random);
+    this.#call.checkWait(delay);
+    const retry = this.#events.retry;
+    if (retry.active) retry.emit({ key: this.#key, attempt: facts.attempts, status, delayMs: delay, reason });
+    // With a hint, the gate holds the retry (and every call of the key): no sleep of its own.
+    return hint === null ? delay : 0;
+  }
+
+  /** The retry's own backoff, abortable, counted as waiting. */
+  async #backOff(delay: number): Promise<void> {
+    if (delay <= 0) return;
+    const clock = this.#resolved.clock;
+    const started = clock.now();
+    try {
+      await clock.sleep(delay, this.#call.signal);
+    } catch {
+      throw this.#call.abortReason();
+    }
+    this.#facts.waitedMs += clock.now() - started;
+    this.#lane.addWait(clock.now() - started);
+  }
+
+  async run(): Promise<A> {
+    const resolved = this.#resolved;
+    const { clock } = resolved;
+    const spec = this.#spec;
+    const lane = this.#lane;
+    const call = this.#call;
+    const facts = this.#facts;
+    const transport = this.#transport;
+    const cost = this.#cost;
+    const timeoutMs = spec.timeoutMs ?? this.#opts.timeoutMs;
     const priority = spec.priority ?? 0;
-    const facts = call.facts;
-    const asResponse = (answer: A | undefined) =>
-      answer === undefined ? undefined : transport.response?.(answer);
-
-    const check: WaitCheck = ({ ms, reason, window }) => {
-      // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
-      if ((reason === 'gate' || window !== null) && ms > opts.maxRetryAfterMs && Number.isFinite(ms)) {
-        throw new RateLimitedError(facts, clock.wallNow() + ms, ms, undefined, window);
-      }
-      call.checkWait(ms);
-      // A wait for the next answer has no length to report: only timed waits are events.
-      if (events.throttle.active && Number.isFinite(ms)) events.throttle.emit({ key, waitMs: ms, reason });
-    };
-    const giveUp = (status: number | null, reason: GiveUpEvent['reason']) => {
-      if (events.giveUp.active) events.giveUp.emit({ key, attempts: facts.attempts, status, reason });
-    };
-
-    /**
-     * Decides whether to retry. Returns the delay before the retry, or null to stop (the caller
-     * settles with what it has); throws when stopping must be an error.
-     */
-    const planRetry = (
-      verdict: Verdict,
-      signal: RateLimitSignal | null,
-      answer: A | undefined,
-    ): number | null => {
-      const status = statusOf(verdict);
-      const reason: RetryReason = retryReason(verdict, idempotent, replayable);
-      if (!isRetryable(reason)) {
-        if (reason !== 'not-retryable') giveUp(status, reason);
-        return null;
-      }
-      const hint = signal?.retryAfterMs ?? null;
-      if (hint !== null && hint > opts.maxRetryAfterMs) {
-        giveUp(status, 'retry-after-too-long');
-        throw new RateLimitedError(facts, clock.wallNow() + hint, hint, asResponse(answer));
-      }
-      if (facts.attempts > opts.retries) {
-        giveUp(status, 'retries-exhausted');
-        return null;
-      }
-      if (!lane.withdraw()) {
-        giveUp(status, 'budget-exhausted');
-        if (opts.onBudgetExhausted === 'throw') {
-          throw new RetryBudgetExhaustedError(facts, asResponse(answer));
-        }
-        return null;
-      }
-      // The server's hint is a floor, never jittered below; the key's gate enforces it for every call.
-      const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, random);
-      call.checkWait(delay);
-      if (events.retry.active) {
-        events.retry.emit({ key, attempt: facts.attempts, status, delayMs: delay, reason });
-      }
-      // With a hint, the gate holds the retry (and every call of the key): no sleep of its own.
-      return hint === null ? delay : 0;
-    };
-
-    /** The retry's own backoff, abortable, counted as waiting. */
-    const backOff = async (delay: number): Promise<void> => {
-      if (delay <= 0) return;
-      const started = clock.now();
-      try {
-        await clock.sleep(delay, call.signal);
-      } catch {
-        throw call.abortReason();
-      }
-      facts.waitedMs += clock.now() - started;
-      lane.addWait(clock.now() - started);
-    };
 
     lane.deposit();
     try {
       for (;;) {
         const waitStart = clock.now();
-        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, check);
+        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, this);
         facts.waitedMs += clock.now() - waitStart;
         facts.attempts++;
         const attempt = call.attemptSignal(timeoutMs);
@@ -246,9 +314,9 @@ export class Engine {
           if (aborted) throw call.abortReason();
           facts.statuses.push(null);
           const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
-          const delay = planRetry(verdict, null, undefined);
+          const delay = this.#planRetry(verdict, null, undefined);
           if (delay === null) throw error;
-          await backOff(delay);
+          await this.#backOff(delay);
           continue;
         }
 
@@ -256,25 +324,33 @@ export class Engine {
         const verdict = verdictOf({ kind: 'response', status: answer.status, signal });
         facts.statuses.push(answer.status);
         lane.settle(ticket, verdict, signal);
-        if (verdict.kind === 'limited' && events.rateLimited.active) {
-          events.rateLimited.emit({ key, status: answer.status, retryAfterMs: verdict.retryAfterMs, signal });
+        const rateLimited = this.#events.rateLimited;
+        if (verdict.kind === 'limited' && rateLimited.active) {
+          rateLimited.emit({
+            key: this.#key,
+            status: answer.status,
+            retryAfterMs: verdict.retryAfterMs,
+            signal,
+          });
         }
         let delay: number | null;
         try {
-          delay = planRetry(verdict, signal, answer);
+          delay = this.#planRetry(verdict, signal, answer);
         } catch (error) {
           transport.discard(answer);
           throw error;
         }
         if (delay === null) {
-          const response = asResponse(answer);
-          if (resolved.settleCost && verdict.kind === 'answered' && response?.ok)
-            settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
+          if (resolved.settleCost && verdict.kind === 'answered') {
+            const response = this.#asResponse(answer);
+            if (response?.ok)
+              settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
+          }
           return answer;
         }
         // Released before the backoff, so its connection is not held while the retry waits.
         transport.discard(answer);
-        await backOff(delay);
+        await this.#backOff(delay);
       }
     } finally {
       call.dispose();

@@ -25,7 +25,9 @@ export type { HoldReason, KeyStats, Ticket };
  * Decides whether a wait is acceptable (throws to give up: deadline, `maxRetryAfterMs`), and
  * reports it (events).
  */
-export type WaitCheck = (delay: Delay) => void;
+export interface WaitCheck {
+  checkWait(delay: Delay): void;
+}
 
 /** State and waiting line of one key. */
 export class KeyLane {
@@ -98,8 +100,9 @@ export class KeyLane {
     if (first && this.#waiting >= this.options.maxQueue)
       throw new QueueFullError(this.key, this.options.maxQueue);
     if (!this.#shared && this.#line.size === 0 && this.#line.pending === 0) {
-      const delay = this.#pacer.delay(cost, this.#clock.now());
-      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0);
+      const now = this.#clock.now();
+      const delay = this.#pacer.delay(cost, now);
+      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0, now);
     }
     this.#waiting++;
     try {
@@ -118,9 +121,10 @@ export class KeyLane {
     }
   }
 
-  #grant(cost: Costs | number, probe: boolean, dueInMs: number): Ticket {
+  /** Books the attempt at `now` (the reading its delay was asked at, when it is this one's). */
+  #grant(cost: Costs | number, probe: boolean, dueInMs: number, now = this.#clock.now()): Ticket {
     this.#stats.sent++;
-    return this.#pacer.grant(cost, probe, dueInMs, this.#clock.now());
+    return this.#pacer.grant(cost, probe, dueInMs, now);
   }
 
   async #waitAtHead(
@@ -133,7 +137,7 @@ export class KeyLane {
       const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) {
-        if (!this.#shared) return this.#grant(cost, delay.probe, 0);
+        if (!this.#shared) return this.#grant(cost, delay.probe, 0, now);
         const { gateMs, waitMs } = await this.#shared.book(
           typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1),
         );
@@ -142,7 +146,7 @@ export class KeyLane {
         this.#pacer.gate.hold(gateMs, 'retry-after', this.#clock.now());
         continue;
       }
-      check(delay);
+      check.checkWait(delay);
       await this.#changes.sleep(delay.ms, signal);
       this.addWait(this.#clock.now() - now);
     }
@@ -156,7 +160,7 @@ export class KeyLane {
   async #waitForBooking(ticket: Ticket, signal: AbortSignal | undefined, check: WaitCheck): Promise<boolean> {
     const started = this.#clock.now();
     try {
-      check({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
+      check.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
       await this.#clock.sleep(ticket.dueInMs, signal);
     } catch (error) {
       this.#cancel(ticket);

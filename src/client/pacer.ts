@@ -115,9 +115,17 @@ function statedRate(window: RateLimitPolicy, signal: RateLimitSignal): number | 
   return beside ? ((beside.quota as number) * 1000) / (beside.windowMs as number) : null;
 }
 
-/** The windows of a signal that a track follows: windows with counters, of every unit. */
-function countedWindows(signal: RateLimitSignal): RateLimitPolicy[] {
-  return signal.policies.filter((p) => p.remaining !== null);
+const NO_POLICIES: readonly RateLimitPolicy[] = [];
+
+/** One answer (or failed attempt) as the pacer's models observe it, unit by unit. */
+interface Answer {
+  at: number;
+  ticket: Ticket;
+  /** Units in flight, per unit the ticket booked, before it was released. */
+  before: Record<string, number>;
+  outcome: Observation['outcome'];
+  retryAfterMs: number | null;
+  signal: RateLimitSignal | null;
 }
 
 /** A track and the unit its window counts. */
@@ -175,7 +183,6 @@ export class Pacer {
 
   /** When a call of `cost` (requests, or units by name) may go, at `now`. */
   delay(cost: Costs | number, now: number): Delay {
-    const costs = typeof cost === 'number' ? { [REQUESTS]: cost } : cost;
     const gateMs = this.gate.waitMs(now);
     if (gateMs > 0) {
       const reason = this.gate.reason === 'outage' ? 'outage' : 'gate';
@@ -189,13 +196,13 @@ export class Pacer {
     if (concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight) > 0) return WAIT_FOR_ANSWER;
     if (!this.#options.paced) return GO;
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
-    const requests = this.#costIn(costs, REQUESTS);
+    const requests = this.#costIn(cost, REQUESTS);
     const units = this.#inFlightIn(REQUESTS);
     let ms = this.#configured ? bucketModel.delay(this.#configured, requests, now, units) : 0;
     let window: string | null = null;
     for (const { unit, track } of this.#tracks) {
       if (!this.#governs(unit, track)) continue;
-      const trackMs = trackDelay(track, this.#costIn(costs, unit), now, this.#inFlightIn(unit));
+      const trackMs = trackDelay(track, this.#costIn(cost, unit), now, this.#inFlightIn(unit));
       if (trackMs > ms) {
         ms = trackMs;
         window = track.id;
@@ -206,10 +213,14 @@ export class Pacer {
     return ms > 0 ? { ms, reason: 'pacing', probe: false, window } : GO;
   }
 
-  /** Units a call of `costs` costs in `unit`: stated, else learned, else none known yet. */
-  #costIn(costs: Costs, unit: string): number {
-    if (costs[unit] !== undefined) return costs[unit];
-    const requests = costs[REQUESTS] ?? 1;
+  /** Units a call of `cost` (requests, or units by name) costs in `unit`: stated, else learned, else none known yet. */
+  #costIn(cost: Costs | number, unit: string): number {
+    if (typeof cost === 'number') {
+      if (unit === REQUESTS) return cost;
+      return (this.#learned.cost(unit) ?? 0) * cost;
+    }
+    if (cost[unit] !== undefined) return cost[unit];
+    const requests = cost[REQUESTS] ?? 1;
     // Learned per request unit (a call of cost 2 counts twice in the sample's mark).
     return unit === REQUESTS ? requests : (this.#learned.cost(unit) ?? 0) * requests;
   }
@@ -230,25 +241,35 @@ export class Pacer {
 
   /** Books one attempt of `cost` (requests, or units by name) at `now`. */
   grant(cost: Costs | number, probe: boolean, dueInMs: number, now: number): Ticket {
-    const costs = typeof cost === 'number' ? { [REQUESTS]: cost } : cost;
-    const booked: Record<string, number> = { ...costs, [REQUESTS]: this.#costIn(costs, REQUESTS) };
-    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(costs, unit);
+    const booked: Record<string, number> =
+      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
+    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
     const marks: Record<string, number> = {};
     const before: Record<string, number> = {};
-    for (const [unit, units] of Object.entries(booked)) {
-      before[unit] = this.#inFlightIn(unit);
-      marks[unit] = (this.#sent.get(unit) ?? 0) + units;
-      this.#sent.set(unit, marks[unit]);
-      this.#inFlightUnits.set(unit, before[unit] + units);
+    for (const unit in booked) {
+      const units = booked[unit] as number;
+      const inFlight = this.#inFlightIn(unit);
+      const unitMark = (this.#sent.get(unit) ?? 0) + units;
+      before[unit] = inFlight;
+      marks[unit] = unitMark;
+      this.#sent.set(unit, unitMark);
+      this.#inFlightUnits.set(unit, inFlight + units);
     }
     const requests = booked[REQUESTS] as number;
     const mark = marks[REQUESTS] as number;
     if (this.#configured)
       this.#configured = bucketModel.sent(this.#configured, requests, now, mark, before[REQUESTS] as number);
-    this.#tracks = this.#tracks.map(({ unit, track }) => ({
-      unit,
-      track: trackSent(track, booked[unit] as number, now, marks[unit] as number, before[unit] as number),
-    }));
+    // In place: the track entries are this pacer's own (a track's state itself stays immutable).
+    for (const entry of this.#tracks) {
+      const { unit } = entry;
+      entry.track = trackSent(
+        entry.track,
+        booked[unit] as number,
+        now,
+        marks[unit] as number,
+        before[unit] as number,
+      );
+    }
     // The no-counters model paces only a key whose server reports no window (see `delay`).
     if (this.#noCounters && this.#tracks.length === 0)
       this.#noCounters = noCountersModel.sent(
@@ -300,10 +321,12 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    const before = new Map<string, number>();
-    for (const [unit, units] of Object.entries(ticket.costs)) {
-      before.set(unit, this.#inFlightIn(unit));
-      this.#inFlightUnits.set(unit, Math.max(0, this.#inFlightIn(unit) - units));
+    // No prototype: a unit named like an Object member (`constructor`) is looked up as absent.
+    const before: Record<string, number> = Object.create(null);
+    for (const unit in ticket.costs) {
+      const inFlight = this.#inFlightIn(unit);
+      before[unit] = inFlight;
+      this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
     }
     this.#inFlight--;
     // Fractional costs (learned tokens) added and taken back leave float residue: none is in
@@ -311,55 +334,86 @@ export class Pacer {
     if (this.#inFlight === 0) this.#inFlightUnits.clear();
     if (ticket.probe) this.#probing = false;
     const outcome = verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed';
-    const observe = (unit: string, window: RateLimitPolicy | undefined): Observation => ({
+    const answer: Answer = {
       at: now,
+      ticket,
+      before,
+      outcome,
+      retryAfterMs: verdict.kind === 'limited' ? verdict.retryAfterMs : null,
+      signal,
+    };
+    const policies = signal ? signal.policies : NO_POLICIES;
+    if (this.#configured) {
+      this.#configured = bucketModel.observe(
+        this.#configured,
+        this.#observation(answer, REQUESTS, signal ? pacingWindow(policies) : undefined),
+      );
+    }
+    // The windows with counters (of every unit) each have a track; ids computed once per answer.
+    let counted = 0;
+    const ids: string[] = [];
+    for (const window of policies) {
+      if (window.remaining === null) {
+        ids.push('');
+        continue;
+      }
+      counted++;
+      const id = trackId(window);
+      ids.push(id);
+      if (!this.#hasTrack(id))
+        this.#tracks.push({ unit: window.unit, track: newTrack(id, now, { spread: this.#options.spread }) });
+      if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
+    }
+    // In place: the track entries are this pacer's own (a track's state itself stays immutable).
+    for (const entry of this.#tracks) {
+      const at = ids.indexOf(entry.track.id);
+      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, policies[at]));
+    }
+    if (this.#noCounters && counted === 0)
+      this.#noCounters = noCountersModel.observe(
+        this.#noCounters,
+        this.#observation(answer, REQUESTS, undefined),
+      );
+    // Counted in calls; an exhausted window (any unit) explains a refusal as the rate's.
+    let exhausted: RateLimitPolicy | undefined;
+    for (const p of policies)
+      if (p.remaining === 0) {
+        exhausted = p;
+        break;
+      }
+    const calls = this.#observation(
+      answer,
+      REQUESTS,
+      exhausted ?? (signal ? pacingWindow(policies) : undefined),
+    );
+    calls.cost = 1;
+    calls.inFlight = this.#inFlight;
+    calls.inFlightBefore = this.#inFlight + 1;
+    this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
+  }
+
+  #hasTrack(id: string): boolean {
+    for (const { track } of this.#tracks) if (track.id === id) return true;
+    return false;
+  }
+
+  /** What a model of `unit` observes of `answer`, with `window` its window as the answer reported it. */
+  #observation(answer: Answer, unit: string, window: RateLimitPolicy | undefined): Observation {
+    const { ticket, signal } = answer;
+    return {
+      at: answer.at,
       sentAt: ticket.sentAt,
       // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
       mark: ticket.marks[unit] ?? this.#sent.get(unit) ?? 0,
       cost: ticket.costs[unit] ?? 0,
       inFlight: this.#inFlightIn(unit),
-      inFlightBefore: before.get(unit) ?? this.#inFlightIn(unit),
-      outcome,
-      retryAfterMs: verdict.kind === 'limited' ? verdict.retryAfterMs : null,
+      inFlightBefore: answer.before[unit] ?? this.#inFlightIn(unit),
+      outcome: answer.outcome,
+      retryAfterMs: answer.retryAfterMs,
       statedPolicy: signal?.dialect === 'ietf',
       window: window ?? null,
       statedRate: window && signal ? statedRate(window, signal) : null,
-    });
-    if (this.#configured) {
-      this.#configured = bucketModel.observe(
-        this.#configured,
-        observe(REQUESTS, signal ? pacingWindow(signal.policies) : undefined),
-      );
-    }
-    const windows = signal ? countedWindows(signal) : [];
-    for (const window of windows) {
-      if (!this.#tracks.some((t) => t.track.id === trackId(window)))
-        this.#tracks.push({
-          unit: window.unit,
-          track: newTrack(trackId(window), now, { spread: this.#options.spread }),
-        });
-      if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
-    }
-    this.#tracks = this.#tracks.map(({ unit, track }) => ({
-      unit,
-      track: trackObserve(
-        track,
-        observe(
-          unit,
-          windows.find((w) => trackId(w) === track.id),
-        ),
-      ),
-    }));
-    if (this.#noCounters && windows.length === 0)
-      this.#noCounters = noCountersModel.observe(this.#noCounters, observe(REQUESTS, undefined));
-    // Counted in calls; an exhausted window (any unit) explains a refusal as the rate's.
-    const exhausted = signal?.policies.find((p) => p.remaining === 0);
-    this.#concurrency = concurrencyModel.observe(this.#concurrency, {
-      ...observe(REQUESTS, exhausted ?? (signal ? pacingWindow(signal.policies) : undefined)),
-      cost: 1,
-      inFlight: this.#inFlight,
-      inFlightBefore: this.#inFlight + 1,
-    });
+    };
   }
 
   /** The cap on calls in flight learned from the server's refusals, or `null` (none learned). */

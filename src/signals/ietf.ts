@@ -43,9 +43,26 @@ interface NamedItem {
   readonly params: Parameters;
 }
 
+/**
+ * Memo of {@link parseNamedItems} by field value: a server sends the same `RateLimit-Policy` (and
+ * often the same `RateLimit`) on every answer, so each distinct value is parsed once. The items are
+ * only read, never changed. Bounded: cleared past 256 values.
+ */
+const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
+
 /** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
-function namedItems(value: string | null): NamedItem[] | null {
+function namedItems(value: string | null): readonly NamedItem[] | null {
   if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
+  let items = NAMED_ITEMS.get(value);
+  if (items === undefined) {
+    if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
+    items = parseNamedItems(value);
+    NAMED_ITEMS.set(value, items);
+  }
+  return items;
+}
+
+function parseNamedItems(value: string): NamedItem[] | null {
   const list = safeParseList(value);
   if (list === null) return null;
   const items: NamedItem[] = [];

@@ -131,7 +131,7 @@ class PacedCall implements Transport<HeldAnswer> {
     let request: RequestDescription;
     let origin: string;
     try {
-      request = describeDispatch(this.#opts);
+      request = new DispatchDescription(this.#opts);
       origin = originOf(this.#opts);
     } catch (error) {
       this.#fail(error);
@@ -295,23 +295,32 @@ function abortReason(signal: AbortSignal | undefined): Error {
   return reason instanceof Error ? reason : new Error('aborted', { cause: reason });
 }
 
-/** What `key(request)` and `cost(request)` see of a dispatch: the URL and headers are read on first use. */
-function describeDispatch(opts: DispatchOptions): RequestDescription {
-  const method = opts.method.toUpperCase();
-  let url: URL | undefined;
-  let headers: Headers | undefined;
-  return {
-    get url() {
-      url ??= new URL(opts.path, opts.origin);
-      return url;
-    },
-    method,
-    get headers() {
-      headers ??= headersOf(opts.headers);
-      return headers;
-    },
-    body: typeof opts.body === 'string' ? opts.body : undefined,
-  };
+/**
+ * What `key(request)` and `cost(request)` see of a dispatch: the URL and headers are read on first
+ * use. A class, so that a call makes one object and no accessor closures.
+ */
+class DispatchDescription implements RequestDescription {
+  readonly method: string;
+  readonly body: string | undefined;
+  readonly #opts: DispatchOptions;
+  #url: URL | undefined;
+  #headers: Headers | undefined;
+
+  constructor(opts: DispatchOptions) {
+    this.#opts = opts;
+    this.method = opts.method.toUpperCase();
+    this.body = typeof opts.body === 'string' ? opts.body : undefined;
+  }
+
+  get url(): URL {
+    this.#url ??= new URL(this.#opts.path, this.#opts.origin);
+    return this.#url;
+  }
+
+  get headers(): Headers {
+    this.#headers ??= headersOf(this.#opts.headers);
+    return this.#headers;
+  }
 }
 
 /** Origins as dispatches name them → as `URL#origin` spells them (the default key). Bounded. */

@@ -1,0 +1,148 @@
+/**
+ * The client engine's CPU cost per call, with no network: `Engine#run` over a fake transport that
+ * answers at once (a resolved promise) with the headers the reference server sends (IETF
+ * `RateLimit` + `RateLimit-Policy`, or `X-RateLimit-*`), 32 calls in flight, against the same loop
+ * with no engine (the transport alone). Reports CPU µs per call of each, and their difference: the
+ * engine's own cost. Not part of `npm run bench` (no HTTP, no ratio to a peer); run it alone:
+ *
+ * ```sh
+ * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor]
+ * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/engine-cpu.ts --only engine
+ * ```
+ */
+import { parseArgs } from 'node:util';
+import type { Dispatcher } from 'undici';
+import type { Transport } from '../src/client/engine.js';
+import { Engine } from '../src/client/engine.js';
+import type { RequestDescription } from '../src/client/request.js';
+import type { HeaderRecord } from '../src/signals/fields.js';
+import { headwayInterceptor } from '../src/undici/interceptor.js';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '200000' },
+    headers: { type: 'string', default: 'ietf' },
+    only: { type: 'string' },
+    face: { type: 'string', default: 'engine' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
+const calls = Number(values.calls);
+const rounds = Number(values.rounds);
+const CONCURRENCY = 32;
+
+/** What a loopback answer carries: undici's `IncomingHttpHeaders` shape, lower-case names. */
+const HEADER_SETS: Record<string, HeaderRecord> = {
+  ietf: {
+    'content-type': 'text/plain',
+    'content-length': '2',
+    date: new Date().toUTCString(),
+    connection: 'keep-alive',
+    'keep-alive': 'timeout=5',
+    'ratelimit-policy': '"default";q=1000000000;w=1',
+    ratelimit: '"default";r=999999999;t=1',
+  },
+  'x-ratelimit': {
+    'content-type': 'text/plain',
+    'content-length': '2',
+    date: new Date().toUTCString(),
+    connection: 'keep-alive',
+    'x-ratelimit-limit': '1000000000',
+    'x-ratelimit-remaining': '999999999',
+    'x-ratelimit-reset': '1',
+  },
+  none: { 'content-type': 'text/plain', 'content-length': '2', date: new Date().toUTCString() },
+};
+const headers = HEADER_SETS[values.headers];
+if (!headers) throw new Error(`--headers: one of ${Object.keys(HEADER_SETS).join(', ')}`);
+
+interface Answer {
+  status: number;
+  headers: HeaderRecord;
+}
+
+/** As from a real server, `remaining` counts down from one answer to the next: 1,000 answers, cycled. */
+const answers: Answer[] = Array.from({ length: 1000 }, (_, i) => ({
+  status: 200,
+  headers: Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value.replace('999999999', String(999_999_999 - i)) : value,
+    ]),
+  ),
+}));
+let next = 0;
+const transport: Transport<Answer> = {
+  send: () => Promise.resolve(answers[next++ % answers.length] as Answer),
+  discard: () => {},
+};
+const url = new URL('http://127.0.0.1:45000/x');
+const request: RequestDescription = { url, method: 'GET', headers: new Headers(), body: undefined };
+const spec = { request, origin: url.origin, replayable: true };
+
+/**
+ * Runs `n` calls of `one`, 32 in flight; returns this process's CPU µs (user + system) per call,
+ * which other processes on a shared machine disturb less than wall time.
+ */
+async function loop(n: number, one: () => Promise<unknown>): Promise<number> {
+  let left = n;
+  const worker = async () => {
+    while (left-- > 0) await one();
+  };
+  const start = process.cpuUsage();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
+}
+
+/**
+ * The interceptor face: a fake next dispatcher that answers in a microtask (head, one chunk, end),
+ * under the same handler a caller gives; the raw side dispatches to it directly.
+ */
+function interceptorLoop(): { viaEngine: () => Promise<unknown>; raw: () => Promise<unknown> } {
+  const chunk = Buffer.from('ok');
+  const controller = {
+    abort() {},
+    pause() {},
+    resume() {},
+    aborted: false,
+    paused: false,
+    reason: null,
+  } as unknown as Dispatcher.DispatchController;
+  const fakeDispatch: Dispatcher.Dispatch = (_opts, handler) => {
+    queueMicrotask(() => {
+      const { headers: h } = answers[next++ % answers.length] as Answer;
+      handler.onRequestStart?.(controller, {});
+      handler.onResponseStart?.(controller, 200, h as Record<string, string>, 'OK');
+      handler.onResponseData?.(controller, chunk);
+      handler.onResponseEnd?.(controller, {});
+    });
+    return true;
+  };
+  const opts: Dispatcher.DispatchOptions = { origin: 'http://127.0.0.1:45000', path: '/x', method: 'GET' };
+  const one = (dispatch: Dispatcher.Dispatch) =>
+    new Promise<void>((resolve, reject) => {
+      dispatch(opts, {
+        onResponseEnd: () => resolve(),
+        onResponseError: (_c, error) => reject(error),
+      });
+    });
+  const paced = headwayInterceptor()(fakeDispatch);
+  return { viaEngine: () => one(paced), raw: () => one(fakeDispatch) };
+}
+
+const engine = new Engine({});
+const { viaEngine, raw } =
+  values.face === 'interceptor'
+    ? interceptorLoop()
+    : { viaEngine: () => engine.run(spec, transport), raw: () => transport.send(undefined) };
+
+await loop(20_000, viaEngine);
+await loop(20_000, raw);
+for (let round = 0; round < rounds; round++) {
+  const rawUs = values.only === 'engine' ? 0 : await loop(calls, raw);
+  const engineUs = values.only === 'raw' ? 0 : await loop(calls, viaEngine);
+  process.stdout.write(
+    `round ${round + 1}: engine ${engineUs.toFixed(2)} µs/call, transport alone ${rawUs.toFixed(2)} µs/call, engine's own ${(engineUs - rawUs).toFixed(2)} µs/call (${values.face}, ${values.headers} headers)\n`,
+  );
+}
