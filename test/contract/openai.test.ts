@@ -83,7 +83,9 @@ describe('openai SDK with Headway as its fetch, token window binding', () => {
     const { completed, errors, server } = await job(withHeadway({}));
     expect(errors).toEqual([]);
     expect(completed).toHaveLength(CALLS);
-    expect(server.counts().refused).toBeLessThanOrEqual(4);
+    // The issue allows 20 refusals for the 300-call job unconfigured (bench S7); the SDK alone gets
+    // dozens here. Learning the token cost from how `remaining` moves costs a few in some runs.
+    expect(server.counts().refused).toBeLessThanOrEqual(20);
   });
 
   it('for contrast, the SDK alone is refused for tokens and calls fail', async () => {

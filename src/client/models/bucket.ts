@@ -17,8 +17,8 @@
  * the network closer together than they were sent never find the server's bucket at zero.
  *
  * Evidence against the model: a bucket refills all the time, so readings that show no refill for
- * longer than the learned rate allows say the server counts a window instead, and so does a
- * refusal despite the cushion. Missing refill is owed from one reading's answer to the later one's
+ * longer than the learned rate allows say the server counts a window instead (in requests only:
+ * costs in other units, such as tokens, are estimates), and so does a refusal despite the cushion. Missing refill is owed from one reading's answer to the later one's
  * send (the server counted both within that span), measured against the bucket's learned capacity
  * (`remaining` floored: one unit of room less), less the units other sends in flight at either
  * reading could hide by reaching the server in another order; the span starts at whichever dry
@@ -202,7 +202,9 @@ function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): Bu
       burst: Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen)),
     };
   }
-  s = trackDryness(s, reading);
+  // In a unit whose costs are estimates (tokens: a prompt's length, a learned average), a few
+  // percent off on many units looks like missing refill: there only a refusal is evidence.
+  if (window.unit === 'requests') s = trackDryness(s, reading);
   if (s.source === null || s.source === 'reset' || s.source === 'estimate')
     s = estimate(s, reading, window.quota);
   if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {

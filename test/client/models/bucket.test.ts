@@ -160,6 +160,32 @@ describe('bucket model', () => {
       expect(m.falsifiedAt(s)).toBe(39.4);
     });
 
+    it('the same trickle in tokens is no evidence: costs in tokens are estimates', () => {
+      let s = newBucket(undefined, undefined, 0);
+      for (let i = 0; i < 98; i++) {
+        const inFlight = Math.min(15, 97 - i);
+        s = send(s, 1, 10 + i / 5, i + 1, inFlight);
+        s = m.observe(
+          s,
+          read(
+            10 + i / 5,
+            i + 1,
+            { quota: 100, remaining: 99 - i, unit: 'tokens' },
+            { statedRate: 200, inFlight },
+          ),
+        );
+      }
+      for (const [at, mark, remaining] of [
+        [34.4, 99, 1],
+        [39.4, 100, 0],
+      ] as const)
+        s = m.observe(
+          send(s, 1, at, mark),
+          read(at, mark, { quota: 100, remaining, unit: 'tokens' }, { statedRate: 200 }),
+        );
+      expect(m.falsifiedAt(s)).toBeNull();
+    });
+
     it('a refusal with counters, despite the cushion, contradicts it', () => {
       let s = send(newBucket(undefined, undefined, 0), 1, 0, 1);
       s = m.observe(s, read(5, 1, { quota: 10, remaining: 0 }, { outcome: 'limited' }));
