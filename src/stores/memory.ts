@@ -17,7 +17,7 @@
  */
 
 import { algorithms } from '../core/algorithms/index.js';
-import type { InPlaceTake } from '../core/algorithms/types.js';
+import { blankDecision, type InPlaceTake } from '../core/algorithms/types.js';
 import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
@@ -203,13 +203,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     const now = steady();
     tick(now);
     const width = inPlace.width + 1;
-    const decision: Decision = {
-      allowed: false,
-      limit: limit.limit,
-      remaining: 0,
-      resetMs: 0,
-      retryAfterMs: 0,
-    };
+    const decision = blankDecision(limit.limit);
     const held = current.index.get(key);
     if (typeof held === 'number' && (held & 3) + 1 === width) {
       const slab = current.slab(held);

@@ -5,21 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
+import { algorithmNames } from '../../src/core/algorithms/names.js';
 import type { Clock } from '../../src/core/clock.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { memoryStore } from '../../src/stores/memory.js';
-import type { AlgorithmName, Decision, StoreLimit } from '../../src/stores/store.js';
+import type { Decision, StoreLimit } from '../../src/stores/store.js';
 import { fakeFetch, runUntilSettled } from '../client/fake-server.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const ALGORITHMS: readonly AlgorithmName[] = [
-  'token-bucket',
-  'gcra',
-  'fixed-window',
-  'sliding-window-counter',
-  'sliding-log',
-];
 
 /** A clock whose monotonic time can be set anywhere, even backwards. */
 function steppableClock(start: number): Clock & { set(ms: number): void } {
@@ -45,7 +39,7 @@ function expectSane(decision: Decision, limit: StoreLimit) {
   expect(decision.retryAfterMs).toBeLessThanOrEqual(longest);
 }
 
-describe.each(ALGORITHMS)('%s: the clock steps', (algorithm) => {
+describe.each(algorithmNames)('%s: the clock steps', (algorithm) => {
   const limit: StoreLimit = { algorithm, limit: 10, windowMs: 10_000 };
   const start = 100 * DAY;
 

@@ -57,18 +57,17 @@ export interface Algorithm {
   reserve?(state: AlgorithmState, limit: StoreLimit, now: number, cost: number): AlgorithmReserve;
 }
 
+/** A decision for an in-place take to fill in (refused, nothing left, until it says otherwise). */
+export function blankDecision(limit: number): Decision {
+  return { allowed: false, limit, remaining: 0, resetMs: 0, retryAfterMs: 0 };
+}
+
 /** The `take` of an algorithm that decides {@link InPlaceTake in place}: the one decision, over a copy. */
 export function takeViaInPlace(inPlace: InPlaceTake): Algorithm['take'] {
   return (state, limit, now, cost) => {
     const fresh = !(state && state.length === inPlace.width);
     const held = fresh ? new Float64Array(inPlace.width) : Float64Array.from(state);
-    const decision: Decision = {
-      allowed: false,
-      limit: limit.limit,
-      remaining: 0,
-      resetMs: 0,
-      retryAfterMs: 0,
-    };
+    const decision = blankDecision(limit.limit);
     const expiresInMs = inPlace.take(held, 0, fresh, limit, now, cost, decision);
     return { decision, state: Array.from(held), expiresInMs };
   };
