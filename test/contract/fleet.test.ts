@@ -61,8 +61,10 @@ describe('three unconfigured clients sharing a Redis store', () => {
       expect(refused).toBeLessThanOrEqual(burst);
       // The server admitted them all: no faster than its quota allows (a sanity bound, not a speed target).
       expect(elapsedMs).toBeGreaterThanOrEqual(((3 * perClient - burst) / rate) * 1000 * 0.9);
+      // Every client learned the stated rate. Which model states it (the bucket's `policy` or the
+      // window's `window`) depends on how answers interleave over real HTTP: the unit tests pin that.
       for (const fetch of clients)
-        expect(fetch.stats()[0]!.learned).toMatchObject({ rate, source: 'policy', unit: 'requests' });
+        expect(fetch.stats()[0]!.learned).toMatchObject({ rate, unit: 'requests' });
     } finally {
       await server.close();
     }
