@@ -5,7 +5,7 @@
 'use strict';
 const { engines } = require('../package.json');
 const wanted = /^>=(\d+)\.(\d+)\.(\d+)$/.exec(engines.node);
-if (!wanted) throw new Error(`scripts/check-node.cjs: cannot read engines.node ${engines.node}`);
+if (!wanted) throw new Error(`.ci/check-node.cjs: cannot read engines.node ${engines.node}`);
 const have = process.versions.node.split('.').map(Number);
 const need = wanted.slice(1).map(Number);
 const older = have[0] !== need[0] ? have[0] < need[0] : have[1] !== need[1] ? have[1] < need[1] : have[2] < need[2];
