@@ -276,6 +276,22 @@ function countingAgent(ctx: ClientContext): Dispatcher {
   });
 }
 
+/** A client that GETs with `undici.request` through `dispatcher` and reads each body whole. */
+function undiciRequestClient(dispatcher: Dispatcher, signal: AbortSignal | undefined): BenchClient {
+  return {
+    async get(url) {
+      try {
+        const res = await undiciRequest(url, { dispatcher, ...(signal ? { signal } : {}) });
+        await res.body.arrayBuffer();
+        return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    close: () => dispatcher.close(),
+  };
+}
+
 /** undici `RetryAgent` with its defaults (5 retries of 429/5xx, Retry-After honoured, else 0.5 s × 2ⁿ). */
 export const retryAgentClient: ClientSpec = {
   id: 'undici-retry-agent',
@@ -286,18 +302,7 @@ export const retryAgentClient: ClientSpec = {
   make(ctx) {
     const inner = countingAgent(ctx);
     const dispatcher = new RetryAgent(inner);
-    return {
-      async get(url) {
-        try {
-          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-          await res.body.arrayBuffer();
-          return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
-        } catch (error) {
-          return failed(error);
-        }
-      },
-      close: () => dispatcher.close(),
-    };
+    return undiciRequestClient(dispatcher, ctx.signal);
   },
 };
 
@@ -310,18 +315,7 @@ export const headwayInterceptorClient: ClientSpec = {
   headway: true,
   make(ctx) {
     const dispatcher = countingAgent(ctx).compose(headwayInterceptor());
-    return {
-      async get(url) {
-        try {
-          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-          await res.body.arrayBuffer();
-          return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
-        } catch (error) {
-          return failed(error);
-        }
-      },
-      close: () => dispatcher.close(),
-    };
+    return undiciRequestClient(dispatcher, ctx.signal);
   },
 };
 
@@ -334,18 +328,7 @@ export const undiciRequestRaw: ClientSpec = {
   headway: false,
   make(ctx) {
     const dispatcher = countingAgent(ctx);
-    return {
-      async get(url) {
-        try {
-          const res = await undiciRequest(url, { dispatcher, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-          await res.body.arrayBuffer();
-          return { ok: res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode };
-        } catch (error) {
-          return failed(error);
-        }
-      },
-      close: () => dispatcher.close(),
-    };
+    return undiciRequestClient(dispatcher, ctx.signal);
   },
 };
 
