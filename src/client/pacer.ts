@@ -142,6 +142,8 @@ export class Pacer {
   readonly gate: Gate;
   readonly #random: Random;
   #inFlight = 0;
+  /** Attempts granted (and not given back). */
+  #attempts = 0;
   /** Units in flight, per unit. */
   readonly #inFlightUnits = new Map<string, number>();
   /** Cumulative units sent, per unit. */
@@ -169,6 +171,11 @@ export class Pacer {
   /** From now on a shared quota paces the key (the pacer only gates and counts), with at most `maxInFlight` in flight. */
   sharePacing(maxInFlight: number): void {
     this.#options = { ...this.#options, paced: false, maxInFlight };
+  }
+
+  /** Attempts sent (granted and not given back). */
+  get sent(): number {
+    return this.#attempts;
   }
 
   /** Calls sent and not answered yet. */
@@ -282,6 +289,7 @@ export class Pacer {
     this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
     if (probe) this.#probing = true;
     this.#inFlight++;
+    this.#attempts++;
     return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
   }
 
@@ -293,6 +301,7 @@ export class Pacer {
 
   /** Gives back a ticket that was never sent. */
   cancel(ticket: Ticket, now: number): void {
+    this.#attempts--;
     this.#release(ticket, { kind: 'aborted' }, null, now);
   }
 
