@@ -111,11 +111,11 @@ function countedAt(s: WindowModelState, t: number, inFlight: number): number {
 }
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
-function windowLength(s: WindowModelState, o: Observation): number | null {
+function windowLength(cautious: boolean, limit: number, o: Observation): number | null {
   const stated = o.window?.windowMs ?? null;
-  if (s.cautious) return stated;
-  if (s.limit === null || o.statedRate === null || !(o.statedRate > 0)) return stated;
-  const derived = (s.limit * 1000) / o.statedRate;
+  if (cautious) return stated;
+  if (o.statedRate === null || !(o.statedRate > 0)) return stated;
+  const derived = (limit * 1000) / o.statedRate;
   return stated === null ? derived : Math.min(stated, derived);
 }
 
@@ -124,8 +124,8 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const maxRemainingSeen = Math.max(s0.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
   const limit = o.statedPolicy ? maxRemainingSeen + 1 : Math.max(window.quota ?? 0, maxRemainingSeen + 1);
-  let s: WindowModelState = { ...s0, limit, maxRemainingSeen };
-  s = { ...s, windowMs: windowLength(s, o) };
+  const windowMs = windowLength(s0.cautious, limit, o);
+  const s: WindowModelState = { ...s0, limit, maxRemainingSeen, windowMs };
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
