@@ -135,6 +135,9 @@ interface UnitTrack {
 }
 
 const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
+const isRequests = (entry: UnitTrack) => entry.unit === REQUESTS;
+/** What a call of cost 1 books when every window counts requests: one object, never changed. */
+const ONE_REQUEST: Costs = Object.freeze({ [REQUESTS]: 1 });
 
 /** One key's pacing state. Times are monotonic ms. */
 export class Pacer {
@@ -248,49 +251,42 @@ export class Pacer {
 
   /** Books one attempt of `cost` (requests, or units by name) at `now`. */
   grant(cost: Costs | number, probe: boolean, dueInMs: number, now: number): Ticket {
-    const booked: Record<string, number> =
-      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
-    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
+    const booked = this.#booked(cost);
     const marks: Record<string, number> = {};
-    const before: Record<string, number> = {};
-    for (const unit in booked) {
-      const units = booked[unit] as number;
-      const inFlight = this.#inFlightIn(unit);
-      const unitMark = (this.#sent.get(unit) ?? 0) + units;
-      before[unit] = inFlight;
-      marks[unit] = unitMark;
-      this.#sent.set(unit, unitMark);
-      this.#inFlightUnits.set(unit, inFlight + units);
-    }
+    for (const unit in booked) marks[unit] = (this.#sent.get(unit) ?? 0) + (booked[unit] as number);
     const requests = booked[REQUESTS] as number;
     const mark = marks[REQUESTS] as number;
+    // The models see what was in flight before this send: they are told before the counts move.
+    const requestsBefore = this.#inFlightIn(REQUESTS);
     if (this.#configured)
-      this.#configured = bucketModel.sent(this.#configured, requests, now, mark, before[REQUESTS] as number);
+      this.#configured = bucketModel.sent(this.#configured, requests, now, mark, requestsBefore);
     // In place: the track entries are this pacer's own (a track's state itself stays immutable).
     for (const entry of this.#tracks) {
       const { unit } = entry;
-      entry.track = trackSent(
-        entry.track,
-        booked[unit] as number,
-        now,
-        marks[unit] as number,
-        before[unit] as number,
-      );
+      const units = booked[unit] as number;
+      entry.track = trackSent(entry.track, units, now, marks[unit] as number, this.#inFlightIn(unit));
     }
     // The no-counters model paces only a key whose server reports no window (see `delay`).
     if (this.#noCounters && this.#tracks.length === 0)
-      this.#noCounters = noCountersModel.sent(
-        this.#noCounters,
-        requests,
-        now,
-        mark,
-        before[REQUESTS] as number,
-      );
+      this.#noCounters = noCountersModel.sent(this.#noCounters, requests, now, mark, requestsBefore);
     this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
+    for (const unit in booked) {
+      this.#sent.set(unit, marks[unit] as number);
+      this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
+    }
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#attempts++;
     return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
+  }
+
+  /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
+  #booked(cost: Costs | number): Costs {
+    if (cost === 1 && this.#tracks.every(isRequests)) return ONE_REQUEST;
+    const booked: Record<string, number> =
+      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
+    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
+    return booked;
   }
 
   /** The answer of `ticket` settled what it cost (its usage): a sample for the units learned. */
