@@ -45,19 +45,27 @@ interface NamedItem {
 
 /**
  * Memo of {@link parseNamedItems} by field value: a server sends the same `RateLimit-Policy` (and
- * often the same `RateLimit`) on every answer, so each distinct value is parsed once. The items are
- * only read, never changed. Bounded: cleared past 256 values.
+ * often the same `RateLimit`) on every answer, so each value that repeats is parsed once. The items
+ * are only read, never changed. A value enters it the second time it is seen ({@link SEEN_ONCE}): a
+ * `RateLimit` whose counts change on every answer would only keep each answer's parse alive for
+ * nothing. Bounded: cleared past 256 values.
  */
 const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
+/** Values parsed once and not kept yet. Bounded: cleared past 64. */
+const SEEN_ONCE = new Set<string>();
 
 /** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
 function namedItems(value: string | null): readonly NamedItem[] | null {
   if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
-  let items = NAMED_ITEMS.get(value);
-  if (items === undefined) {
+  const known = NAMED_ITEMS.get(value);
+  if (known !== undefined) return known;
+  const items = parseNamedItems(value);
+  if (SEEN_ONCE.delete(value)) {
     if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
-    items = parseNamedItems(value);
     NAMED_ITEMS.set(value, items);
+  } else {
+    if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
+    SEEN_ONCE.add(value);
   }
   return items;
 }
