@@ -172,7 +172,7 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
   readonly #opts: KeyOptions;
   readonly #spec: CallSpec;
   readonly #transport: Transport<A>;
-  readonly #cost: Costs;
+  readonly #cost: Costs | number;
   readonly #idempotent: boolean;
   readonly #call: CallContext;
   readonly #facts: CallFacts;
@@ -192,7 +192,12 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
     this.#opts = lane.options;
     this.#spec = spec;
     this.#transport = transport;
-    this.#cost = normalizeCost(resolved.cost ? resolved.cost(spec.request) : 1, this.#opts.burst);
+    const { burst } = this.#opts;
+    // Without a `cost` option a call costs one request: a number, no object per call.
+    this.#cost =
+      resolved.cost || (burst !== undefined && burst < 1)
+        ? normalizeCost(resolved.cost ? resolved.cost(spec.request) : 1, burst)
+        : 1;
     this.#idempotent = isIdempotent(spec.request);
     // Last: the deadline's timer starts here, and `run()` always disposes of it.
     this.#call = new CallContext(key, resolved.clock, spec.signal, spec.deadlineMs ?? this.#opts.deadlineMs);
