@@ -203,9 +203,11 @@ export function clampTo(l: Ledger, resetAt: number): Ledger {
 export function insert(l: Ledger, entry: Entry, slotMs: number): Ledger {
   const backAt = Math.ceil(entry.backAt / slotMs) * slotMs;
   const tail = l.tail;
-  if (tail !== null && tail.backAt === backAt) {
+  // The newest entry of the same slot takes it in: at the slot's end, or earlier where a stated
+  // reset moved it, but never before the entry's own time.
+  if (tail !== null && tail.backAt <= backAt && tail.backAt >= entry.backAt) {
     const merged = {
-      backAt,
+      backAt: tail.backAt,
       units: tail.units + entry.units,
       mark: Math.max(tail.mark, entry.mark),
       dueAt: Math.min(tail.dueAt, entry.dueAt),
@@ -237,7 +239,25 @@ function dropFirst(l: Ledger): Ledger {
 /** The range from `from` with `headCut` taken from its first entry; copied when it starts far into its log. */
 function startingAt(l: Ledger, from: number, headCut: number): Ledger {
   const moved = { log: l.log, from, to: l.to, headCut, tail: l.tail };
-  return from >= COMPACT_FROM && from > l.to - from ? ledgerOf(entriesOf(moved)) : moved;
+  return from >= COMPACT_FROM && from > l.to - from ? compacted(moved) : moved;
+}
+
+/** The same entries in a log of their own, from index 0 (copied field by field: no entry objects). */
+function compacted(l: Ledger): Ledger {
+  const { log } = l;
+  const copy = new Log();
+  for (let i = l.from; i < l.to; i++) {
+    const units = unitsAt(l, i);
+    const j = copy.backAt.length;
+    copy.backAt.push(log.backAt[i] as number);
+    copy.units.push(units);
+    copy.mark.push(log.mark[i] as number);
+    copy.dueAt.push(log.dueAt[i] as number);
+    copy.sum.push((copy.sum[j] as number) + units);
+    const mark = log.mark[i] as number;
+    copy.maxMark.push(j === 0 ? mark : Math.max(copy.maxMark[j - 1] as number, mark));
+  }
+  return { log: copy, from: 0, to: copy.backAt.length, headCut: 0, tail: l.tail };
 }
 
 /** Timer and clock slack when comparing a return with the earliest moment it could happen. */
