@@ -122,20 +122,31 @@ interface Answer {
   at: number;
   ticket: Ticket;
   /** Units in flight, per unit the ticket booked, before it was released. */
-  before: Record<string, number>;
+  before: ReadonlyMap<string, number>;
   outcome: Observation['outcome'];
   retryAfterMs: number | null;
   signal: RateLimitSignal | null;
 }
 
-/** A track and the unit its window counts. */
+/** A track, and the unit and name of the window it follows. */
 interface UnitTrack {
   unit: string;
+  name: string;
   track: Track;
 }
 
 const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
 const isRequests = (entry: UnitTrack) => entry.unit === REQUESTS;
+/** True when `window` (with counters) is the one `entry` follows. */
+const follows = (entry: UnitTrack, window: RateLimitPolicy) =>
+  window.remaining !== null && window.unit === entry.unit && window.name === entry.name;
+/** As `some`/`find` callbacks with `this` bound, so that no closure is made per answer. */
+function followsWindow(this: RateLimitPolicy, entry: UnitTrack): boolean {
+  return follows(entry, this);
+}
+function isWindowOf(this: UnitTrack, window: RateLimitPolicy): boolean {
+  return follows(this, window);
+}
 /** What a call of cost 1 books when every window counts requests: one object, never changed. */
 const ONE_REQUEST: Costs = Object.freeze({ [REQUESTS]: 1 });
 
@@ -151,6 +162,8 @@ export class Pacer {
   readonly #inFlightUnits = new Map<string, number>();
   /** Cumulative units sent, per unit. */
   readonly #sent = new Map<string, number>();
+  /** Scratch: units in flight per unit before the ticket being released was (see `#release`). */
+  readonly #releasedFrom = new Map<string, number>();
   readonly #learned = new LearnedCosts();
   #outageFailures = 0;
   #probing = false;
@@ -326,11 +339,12 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    // No prototype: a unit named like an Object member (`constructor`) is looked up as absent.
-    const before: Record<string, number> = Object.create(null);
+    // One scratch map, reused: the answer is observed before this returns.
+    const before = this.#releasedFrom;
+    before.clear();
     for (const unit in ticket.costs) {
       const inFlight = this.#inFlightIn(unit);
-      before[unit] = inFlight;
+      before.set(unit, inFlight);
       this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
     }
     this.#inFlight--;
@@ -354,25 +368,21 @@ export class Pacer {
         this.#observation(answer, REQUESTS, signal ? pacingWindow(policies) : undefined),
       );
     }
-    // The windows with counters (of every unit) each have a track; ids computed once per answer.
+    // The windows with counters (of every unit) each have a track.
     let counted = 0;
-    const ids: string[] = [];
     for (const window of policies) {
-      if (window.remaining === null) {
-        ids.push('');
-        continue;
-      }
+      if (window.remaining === null) continue;
       counted++;
-      const id = trackId(window);
-      ids.push(id);
-      if (!this.#hasTrack(id))
-        this.#tracks.push({ unit: window.unit, track: newTrack(id, now, { spread: this.#options.spread }) });
+      if (!this.#tracks.some(followsWindow, window)) {
+        const track = newTrack(trackId(window), now, { spread: this.#options.spread });
+        this.#tracks.push({ unit: window.unit, name: window.name, track });
+      }
       if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
     }
     // In place: the track entries are this pacer's own (a track's state itself stays immutable).
     for (const entry of this.#tracks) {
-      const at = ids.indexOf(entry.track.id);
-      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, policies[at]));
+      const window = policies.find(isWindowOf, entry);
+      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, window));
     }
     if (this.#noCounters && counted === 0)
       this.#noCounters = noCountersModel.observe(
@@ -397,11 +407,6 @@ export class Pacer {
     this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
   }
 
-  #hasTrack(id: string): boolean {
-    for (const { track } of this.#tracks) if (track.id === id) return true;
-    return false;
-  }
-
   /** What a model of `unit` observes of `answer`, with `window` its window as the answer reported it. */
   #observation(answer: Answer, unit: string, window: RateLimitPolicy | undefined): Observation {
     const { ticket, signal } = answer;
@@ -412,7 +417,7 @@ export class Pacer {
       mark: ticket.marks[unit] ?? this.#sent.get(unit) ?? 0,
       cost: ticket.costs[unit] ?? 0,
       inFlight: this.#inFlightIn(unit),
-      inFlightBefore: answer.before[unit] ?? this.#inFlightIn(unit),
+      inFlightBefore: answer.before.get(unit) ?? this.#inFlightIn(unit),
       outcome: answer.outcome,
       retryAfterMs: answer.retryAfterMs,
       statedPolicy: signal?.dialect === 'ietf',
