@@ -32,9 +32,9 @@ local reset = math.max(1, math.ceil((index + 1) * window - now - EPS))
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
-  redis.call('HSET', key, 'w', fmt(index), 'n', fmt(count), 'ts', fmt(now))
+  redis.call('HSET', key, 'w', index, 'n', count, 'ts', now)
   redis.call('PEXPIRE', key, reset)
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry }
 `,
 );

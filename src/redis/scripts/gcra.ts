@@ -34,9 +34,9 @@ local function admitted(d) return new_tat - (now + d) <= window + EPS end
 
 if mode == 'reserve' then
   local wait = exact_wait(new_tat - now - window, admitted)
-  redis.call('HSET', key, 'tat', fmt(new_tat), 'ts', fmt(now))
+  redis.call('HSET', key, 'tat', new_tat, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, math.ceil(new_tat - now)))
-  return { wait, fmt(now) }
+  return { wait }
 end
 
 local allowed = new_tat - now <= window + EPS
@@ -50,9 +50,9 @@ end
 local reset = math.max(0, math.ceil(tat - now - EPS))
 local remaining = math.max(0, math.floor((window - (tat - now)) / interval + EPS))
 if allowed then
-  redis.call('HSET', key, 'tat', fmt(tat), 'ts', fmt(now))
+  redis.call('HSET', key, 'tat', tat, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, remaining, reset, retry, fmt(now) }
+return { allowed and 1 or 0, remaining, reset, retry }
 `,
 );

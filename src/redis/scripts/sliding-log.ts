@@ -44,7 +44,7 @@ local retry = 0
 if allowed then
   seq = seq + 1
   sum = sum + cost
-  redis.call('ZADD', log, fmt(now), seq .. ':' .. fmt(cost))
+  redis.call('ZADD', log, now, seq .. ':' .. fmt(cost))
 else
   -- Walk the oldest entries until enough of them are gone; retry when the last one needed expires.
   local freed = 0
@@ -72,7 +72,7 @@ local reset = 0
 local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
 if #newest == 2 then reset = math.max(0, math.ceil(tonumber(newest[2]) + window - now - EPS)) end
 if allowed or #expired > 0 then
-  redis.call('HSET', meta, 'sum', fmt(sum), 'seq', seq, 'ts', fmt(now))
+  redis.call('HSET', meta, 'sum', sum, 'seq', seq, 'ts', now)
   if reset > 0 then
     redis.call('PEXPIRE', log, reset)
     redis.call('PEXPIRE', meta, reset)
@@ -80,6 +80,6 @@ if allowed or #expired > 0 then
     redis.call('DEL', log, meta)
   end
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry }
 `,
 );

@@ -74,9 +74,9 @@ elseif prev > 0 then
 end
 reset = math.max(0, reset)
 if allowed then
-  redis.call('HSET', key, 'w', fmt(index), 'cur', fmt(cur), 'prev', fmt(prev), 'ts', fmt(now))
+  redis.call('HSET', key, 'w', index, 'cur', cur, 'prev', prev, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry }
 `,
 );

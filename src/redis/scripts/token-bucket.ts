@@ -8,8 +8,8 @@ import { PRELUDE } from './prelude.js';
  * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
  * - capacity = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
- *   `{ allowed, remaining, resetMs, retryAfterMs, now }`.
- * - reserve: tokens −= cost (may go negative); returns `{ waitMs, now }`, the wait computed before
+ *   `{ allowed, remaining, resetMs, retryAfterMs }`.
+ * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before
  *   subtracting.
  * - The key expires when the bucket would be full again, where it equals a missing key.
  */
@@ -50,9 +50,9 @@ ts = now
 if mode == 'reserve' then
   local wait = ms_until(tokens, ts, cost)
   local after = tokens - cost
-  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('HSET', key, 't', after, 'ts', ts)
   redis.call('PEXPIRE', key, math.max(1, math.ceil(((limit - after) * window) / limit)))
-  return { wait, fmt(now) }
+  return { wait }
 end
 
 local allowed = tokens >= cost - EPS
@@ -65,9 +65,9 @@ else
 end
 local reset = ms_until(after, ts, limit)
 if allowed then
-  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('HSET', key, 't', after, 'ts', ts)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry }
 `,
 );
