@@ -77,7 +77,9 @@ end
 /**
  * The batch form of an algorithm's script, the only form the store sends: its body as a function
  * `one(KEYS, ARGV)`, run once per call. `KEYS` holds every call's keys in order (`ARGV[1]` keys
- * per call) and `ARGV` from 2 on every call's four arguments. For a call whose keys other calls of
+ * per call); from `ARGV[2]` on come runs of consecutive calls with the same limit, window and
+ * mode: `limit, windowMs, mode, count`, then the `count` calls' costs (one run for the usual
+ * batch of one policy). For a call whose keys other calls of
  * the batch also touch, `redis` inside the body is the write-back stand-in above, so a batch reads
  * and writes each hash once however many of its calls share the key (a key used once goes
  * straight to Redis, without the bookkeeping). The reply is flat: every call's values in order, then the Redis time (`%.17g`
@@ -93,25 +95,30 @@ local function one(KEYS, ARGV, redis)
 ${script.source.slice(PRELUDE.length)}
 end
 local per_call = tonumber(ARGV[1])
-local calls = (#ARGV - 1) / 4
 local uses = {}
 for i = 1, #KEYS do uses[KEYS[i]] = (uses[KEYS[i]] or 0) + 1 end
 local out = {}
 local n = 0
-for i = 0, calls - 1 do
-  local keys = {}
-  local shared = false
-  for j = 1, per_call do
-    local key = KEYS[i * per_call + j]
-    keys[j] = key
-    if uses[key] > 1 then shared = true end
+local k = 0
+local a = 2
+while a <= #ARGV do
+  local limit, window, mode, count = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  for c = 1, count do
+    local keys = {}
+    local shared = false
+    for j = 1, per_call do
+      local key = KEYS[k + j]
+      keys[j] = key
+      if uses[key] > 1 then shared = true end
+    end
+    k = k + per_call
+    local backend = redis
+    if shared then backend = batched end
+    local reply = one(keys, { limit, window, ARGV[a + 3 + c], mode }, backend)
+    for j = 1, #reply do out[n + j] = reply[j] end
+    n = n + #reply
   end
-  local at = 2 + i * 4
-  local backend = redis
-  if shared then backend = batched end
-  local reply = one(keys, { ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3] }, backend)
-  for j = 1, #reply do out[n + j] = reply[j] end
-  n = n + #reply
+  a = a + 4 + count
 end
 flush_all()
 out[n + 1] = fmt(now_ms())

@@ -44,8 +44,8 @@ export class Batcher {
   }
 
   /**
-   * Runs the batch-form `script` for one call (`keys`, its four `args`) with the others of this
-   * turn; resolves with `decode` of its `width` values of the reply.
+   * Runs the batch-form `script` for one call (`keys`, its `args`: limit, windowMs, cost, mode)
+   * with the others of this turn; resolves with `decode` of its `width` values of the reply.
    */
   run<T>(
     script: LuaScript,
@@ -94,9 +94,19 @@ export class Batcher {
     const keys: string[] = [];
     const args: (string | number)[] = [calls[0]!.keys.length];
     let width = 0;
+    // Consecutive calls of one limit, window and mode share them: `limit, windowMs, mode, count`.
+    let run: readonly (string | number)[] | undefined;
+    let countAt = 0;
     for (const call of calls) {
       for (const k of call.keys) keys.push(k);
-      for (const a of call.args) args.push(a);
+      const own = call.args;
+      if (run === undefined || run[0] !== own[0] || run[1] !== own[1] || run[3] !== own[3]) {
+        run = own;
+        args.push(own[0]!, own[1]!, own[3]!, 0);
+        countAt = args.length - 1;
+      }
+      args[countAt] = (args[countAt] as number) + 1;
+      args.push(own[2]!);
       width += call.width;
     }
     evalScript(this.client, script, keys, args, this.timeoutMs, calls[0]!.key).then(

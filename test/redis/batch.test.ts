@@ -93,6 +93,33 @@ describe('redisStore batching', () => {
     ]);
   });
 
+  it('calls of different limits in one batch each get their own limit', async () => {
+    const { wrapped, sent } = counting();
+    const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-limits') });
+    const small: StoreLimit = { algorithm: 'token-bucket', limit: 2, windowMs: 60_000 };
+    const large: StoreLimit = { algorithm: 'token-bucket', limit: 10, windowMs: 1000 };
+    await store.take('warm', small, 1);
+    sent.length = 0;
+    const plan: [string, StoreLimit, number][] = [
+      ['s', small, 1],
+      ['l', large, 3],
+      ['l', large, 3],
+      ['s', small, 1],
+      ['s', small, 1],
+      ['l', large, 5],
+    ];
+    const decisions = await Promise.all(plan.map(([key, limit, cost]) => store.take(key, limit, cost)));
+    expect(sent).toHaveLength(1);
+    expect(decisions.map((d) => [d.allowed, d.limit, d.remaining])).toEqual([
+      [true, 2, 1],
+      [true, 10, 7],
+      [true, 10, 4],
+      [true, 2, 0],
+      [false, 2, 0],
+      [false, 10, 4],
+    ]);
+  });
+
   it('on a Cluster batches only calls of the same key (one hash slot)', async () => {
     const { wrapped, sent } = counting(true);
     const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-cluster') });
