@@ -75,23 +75,24 @@ end
 `;
 
 /**
- * The batch form of an algorithm's script, the only form the store sends: its body as a function
- * `one(KEYS, ARGV)`, run once per call. `KEYS` holds every call's keys in order (`ARGV[1]` keys
- * per call); from `ARGV[2]` on come runs of consecutive calls with the same limit, window and
- * mode: `limit, windowMs, mode, count`, then the `count` calls' costs (one run for the usual
- * batch of one policy). For a call whose keys other calls of
- * the batch also touch, `redis` inside the body is the write-back stand-in above, so a batch reads
- * and writes each hash once however many of its calls share the key (a key used once goes
- * straight to Redis, without the bookkeeping). The reply is flat: every call's values in order, then the Redis time (`%.17g`
- * ms) of the run. So one `EVALSHA` (one round trip, one script start, one `TIME`) decides for
- * every call in flight.
+ * The batch form of an algorithm's script, the only form the store sends: the script's body (after
+ * the prelude) as a function `one(key, key2, limit, window, cost, mode, redis)`, run once per call
+ * (`key2` is the second key of a two-key algorithm, else nil; `limit`, `window` and `cost` are
+ * numbers). `KEYS` holds every call's one or two keys in order (`ARGV[1]` keys per call); from
+ * `ARGV[2]` on come runs of consecutive calls with the same limit, window and mode: `limit,
+ * windowMs, mode, count`, then the `count` calls' costs (one run for the usual batch of one
+ * policy). For a call whose keys other calls of the batch also touch, `redis` inside the body is
+ * the write-back stand-in above, so a batch reads and writes each hash once however many of its
+ * calls share the key (a key used once goes straight to Redis, without the bookkeeping). The reply
+ * is flat: every call's values in order, then the Redis time (`%.17g` ms) of the run. So one
+ * `EVALSHA` (one round trip, one script start, one `TIME`) decides for every call in flight.
  */
 export function batchScript(script: LuaScript): LuaScript {
   if (!script.source.startsWith(PRELUDE)) throw new Error(`${script.name} does not start with the prelude`);
   return defineScript(
     `${script.name}:batch`,
     `${PRELUDE}${WRITE_BACK}
-local function one(KEYS, ARGV, redis)
+local function one(key, key2, limit, window, cost, mode, redis)
 ${script.source.slice(PRELUDE.length)}
 end
 local per_call = tonumber(ARGV[1])
@@ -102,19 +103,16 @@ local n = 0
 local k = 0
 local a = 2
 while a <= #ARGV do
-  local limit, window, mode, count = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  local limit, window, mode = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), ARGV[a + 2]
+  local count = tonumber(ARGV[a + 3])
   for c = 1, count do
-    local keys = {}
-    local shared = false
-    for j = 1, per_call do
-      local key = KEYS[k + j]
-      keys[j] = key
-      if uses[key] > 1 then shared = true end
-    end
-    k = k + per_call
+    local key = KEYS[k + 1]
+    local key2 = nil
     local backend = redis
-    if shared then backend = batched end
-    local reply = one(keys, { limit, window, ARGV[a + 3 + c], mode }, backend)
+    if per_call > 1 then key2 = KEYS[k + 2] end
+    if uses[key] > 1 or (key2 ~= nil and uses[key2] > 1) then backend = batched end
+    k = k + per_call
+    local reply = one(key, key2, limit, window, tonumber(ARGV[a + 3 + c]), mode, backend)
     for j = 1, #reply do out[n + j] = reply[j] end
     n = n + #reply
   end

@@ -4,8 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * GCRA (TAT-based), mirroring `src/core/algorithms/gcra.ts`.
  *
- * - KEYS[1]: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
- * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - `key`: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
  *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+1e-9).
  * - take: `remaining = floor((windowMs − (tat' − now)) / T)` of the resulting tat;
@@ -17,11 +17,6 @@ import { PRELUDE } from './prelude.js';
 export const gcraScript = defineScript(
   'headway:gcra',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local mode = ARGV[4]
 local interval = window / limit
 
 local state = redis.call('HMGET', key, 'tat', 'ts')

@@ -11,7 +11,7 @@ import { tokenBucketScript } from './token-bucket.js';
 export interface AlgorithmScript {
   /** The script's batch form ({@link batchScript}), the one the store sends. */
   readonly script: LuaScript;
-  /** Key suffixes, in `KEYS` order; every key shares the `{key}` hash tag. */
+  /** Key suffixes (one or two: the batch script passes `key` and `key2`); all share the `{key}` hash tag. */
   readonly keys: readonly string[];
   /** Whether the script implements `reserve` (mode argument `reserve`). */
   readonly reserves: boolean;

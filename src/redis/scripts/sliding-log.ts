@@ -4,9 +4,9 @@ import { PRELUDE } from './prelude.js';
 /**
  * Sliding log: every admitted take is an entry; a take counts while `now − score < windowMs`.
  *
- * - KEYS[1]: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
- *   the cost). KEYS[2]: hash `{ sum, seq, ts }` (sum of the live entries' costs).
- * - ARGV: limit, windowMs, cost.
+ * - `key`: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
+ *   the cost). `key2`: hash `{ sum, seq, ts }` (sum of the live entries' costs).
+ * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - entries with `score ≤ now − windowMs` are removed (and their cost subtracted) first.
  * - allowed iff `sum + cost ≤ limit` (+1e-9); `remaining = floor(limit − sum')`.
  * - `retryAfterMs`: the smallest whole ms after which enough of the oldest entries have expired.
@@ -16,11 +16,8 @@ import { PRELUDE } from './prelude.js';
 export const slidingLogScript = defineScript(
   'headway:sliding-log',
   `${PRELUDE}
-local log = KEYS[1]
-local meta = KEYS[2]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
+local log = key
+local meta = key2
 
 local state = redis.call('HMGET', meta, 'sum', 'seq', 'ts')
 local sum = tonumber(state[1]) or 0

@@ -4,8 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
  *
- * - KEYS[1]: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
- * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - `key`: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - capacity = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
  *   `{ allowed, remaining, resetMs, retryAfterMs }`.
@@ -16,11 +16,6 @@ import { PRELUDE } from './prelude.js';
 export const tokenBucketScript = defineScript(
   'headway:token-bucket',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local mode = ARGV[4]
 local rps = (limit * 1000) / window
 
 local state = redis.call('HMGET', key, 't', 'ts')
