@@ -5,6 +5,7 @@
  *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S7, S8, S9), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
+ *   npm run bench -- --scenario S5 --redis-only --no-write                    # S5's Redis cells alone
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
  *
  * Every number is from this run: ratios are taken against peers and raw transports measured in the
@@ -109,6 +110,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         heapKeys: 1_000_000,
         redisMs: full ? 2000 : 1500,
         redis: true,
+        memory: !args.redisOnly,
       });
     if (wanted('S6'))
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
@@ -134,6 +136,7 @@ async function runInChildren(names: readonly string[]): Promise<void> {
       const childArgs = ['--scenario', name, '--reps', String(args.reps), '--json', file];
       if (!full) childArgs.push('--trimmed');
       if (args.kinds.length > 0) childArgs.push('--kind', args.kinds.join(','));
+      if (args.redisOnly) childArgs.push('--redis-only');
       const code = await new Promise<number | null>((resolve) => {
         const child = spawn(
           process.execPath,

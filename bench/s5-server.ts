@@ -26,6 +26,8 @@ export interface S5Options {
   heapKeys: number;
   redisMs: number;
   redis: boolean;
+  /** The in-memory cells (decisions/s and heap); `--redis-only` leaves them out. */
+  memory: boolean;
 }
 
 interface Regime {
@@ -63,21 +65,26 @@ async function redisCpuUs(client: Redis): Promise<number> {
   return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
 }
 
-/** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), and Redis CPU µs per call. */
+/**
+ * Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), with Redis's
+ * and this process's CPU µs per call (warm-up included in both).
+ */
 async function inFlightOnRedis(
   op: (i: number) => Promise<unknown>,
   ms: number,
   redis: Redis,
-): Promise<{ rate: number; cpuUs: number }> {
+): Promise<{ rate: number; cpuUs: number; nodeUs: number }> {
   let calls = 0;
   const counted = (i: number) => {
     calls++;
     return op(i);
   };
   const before = await redisCpuUs(redis);
+  const node = process.cpuUsage();
   const rate = await inFlight(counted, ms);
+  const { user, system } = process.cpuUsage(node);
   const cpuUs = ((await redisCpuUs(redis)) - before) / calls;
-  return { rate, cpuUs };
+  return { rate, cpuUs, nodeUs: (user + system) / calls };
 }
 
 /** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up). */
@@ -85,14 +92,17 @@ async function inFlight(op: (i: number) => Promise<unknown>, ms: number, concurr
   const phase = async (duration: number) => {
     const stopAt = performance.now() + duration;
     let count = 0;
-    const lane = async (id: number) => {
-      for (let i = 0; i < 10_000_000 && performance.now() < stopAt; i++) {
-        await op(id * 10_000_000 + i);
+    // One sequence over all lanes: the calls in flight at once go to consecutive keys (with a
+    // counter per lane, every lane would ask for the same key at the same moment).
+    let next = 0;
+    const lane = async () => {
+      while (performance.now() < stopAt) {
+        await op(next++);
         count++;
       }
     };
     const start = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, (_, id) => lane(id)));
+    await Promise.all(Array.from({ length: concurrency }, lane));
     return (count * 1000) / (performance.now() - start);
   };
   await phase(300);
@@ -100,6 +110,7 @@ async function inFlight(op: (i: number) => Promise<unknown>, ms: number, concurr
 }
 
 export async function runS5(report: Report, o: S5Options): Promise<void> {
+  if (!o.memory) return redisCells(report, o);
   const regimes: Regime[] = [
     { name: '1 key, allow', keys: 1, limit: 1e9 },
     { name: '1 key, deny', keys: 1, limit: 1 },
@@ -160,7 +171,11 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
     ...(bytes <= 64 ? {} : { note: `${fixed(bytes, 0)} B/key` }),
   });
 
-  if (!o.redis) return;
+  if (o.redis) await redisCells(report, o);
+}
+
+/** The Redis cells: Headway `redisStore().take` vs `RateLimiterRedis.consume`, 64 in flight. */
+async function redisCells(report: Report, o: S5Options): Promise<void> {
   const { url } = await benchRedis();
   const clients = [
     new Redis(url, { enableOfflineQueue: false, lazyConnect: true }),
@@ -180,61 +195,54 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   });
   const redisCases = [
     { name: '1 key', keyOf: (_i: number) => 'hot' },
+    // Consecutive calls take consecutive keys: the 64 in flight are 64 different keys.
     { name: '1,000 keys', keyOf: (i: number) => `k${i % 1000}` },
   ];
   // Each rep: PING, Headway, RLF, RLF, Headway, PING (halves of redisMs), so neither side always
   // runs on a colder or warmer connection.
   const pings: number[] = [];
   const half = o.redisMs / 2;
-  const redisRows: string[][] = [];
-  const redisResults: {
-    name: string;
-    ours: number[];
-    theirs: number[];
-    ourCpu: number[];
-    theirCpu: number[];
-  }[] = [];
+  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[] };
+  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [] });
+  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number }) => {
+    into.rate.push(r.rate);
+    into.cpuUs.push(r.cpuUs);
+    into.nodeUs.push(r.nodeUs);
+  };
   const info = clients[2];
+  const redisRows: string[][] = [];
+  const redisResults: { name: string; ours: Runs; theirs: Runs }[] = [];
   for (const c of redisCases) {
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    const ourCpu: number[] = [];
-    const theirCpu: number[] = [];
+    const ours = runs();
+    const theirs = runs();
     for (let rep = 0; rep < o.reps; rep++) {
       const ping = () => inFlight(() => clients[0].ping(), half).then((r) => pings.push(r));
-      const a = () =>
-        inFlightOnRedis((i) => store.take(c.keyOf(i), limit, 1), half, info).then((r) => {
-          ours.push(r.rate);
-          ourCpu.push(r.cpuUs);
-        });
-      const b = () =>
-        inFlightOnRedis((i) => rlfRedis.consume(c.keyOf(i)), half, info).then((r) => {
-          theirs.push(r.rate);
-          theirCpu.push(r.cpuUs);
-        });
+      const a = () => inFlightOnRedis((i) => store.take(c.keyOf(i), limit, 1), half, info).then(record(ours));
+      const b = () => inFlightOnRedis((i) => rlfRedis.consume(c.keyOf(i)), half, info).then(record(theirs));
       for (const step of rep % 2 === 0 ? [ping, a, b, b, a, ping] : [ping, b, a, a, b, ping]) await step();
     }
-    redisResults.push({ name: c.name, ours, theirs, ourCpu, theirCpu });
+    redisResults.push({ name: c.name, ours, theirs });
   }
-  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '']);
-  for (const { name, ours, theirs, ourCpu, theirCpu } of redisResults) {
-    const c = { name };
-    const ratio = median(ours) / median(theirs);
+  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '']);
+  for (const { name, ours, theirs } of redisResults) {
+    const ratio = median(ours.rate) / median(theirs.rate);
+    const us = (xs: number[]) => fixed(median(xs), 1);
     process.stderr.write(
-      `  S5 redis ${c.name}: Headway ${int(median(ours))}/s (${fixed(median(ourCpu), 1)} µs Redis CPU), RLF ${int(median(theirs))}/s (${fixed(median(theirCpu), 1)} µs)\n`,
+      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs)\n`,
     );
     redisRows.push([
-      c.name,
-      int(median(ours)),
-      int(median(theirs)),
+      name,
+      int(median(ours.rate)),
+      int(median(theirs.rate)),
       `${fixed(ratio, 2)}×`,
-      `${fixed(median(ourCpu), 1)} / ${fixed(median(theirCpu), 1)}`,
+      `${us(ours.cpuUs)} / ${us(theirs.cpuUs)}`,
+      `${us(ours.nodeUs)} / ${us(theirs.nodeUs)}`,
     ]);
     report.verdict({
       scenario: 'S5',
-      row: `S5 Redis, ${c.name}, 64 in flight`,
-      headway: `${int(median(ours))}/s = ${fixed(ratio, 2)}× RLF`,
-      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs))}/s`,
+      row: `S5 Redis, ${name}, 64 in flight`,
+      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF`,
+      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s`,
       target: '≥ 1.5× rate-limiter-flexible Redis',
       pass: ratio >= 1.5,
       ...(ratio >= 1.5 ? {} : { note: `${fixed(ratio, 2)}×` }),
@@ -242,13 +250,14 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   }
   report.table(
     `S5: Redis decisions/s, 64 calls in flight, one ioredis connection each, ${o.redisMs} ms per client and key set per rep`,
-    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions.`,
+    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, which reads and writes a key shared by several of them once). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
     [
       'keys',
       'Headway redisStore',
       'RLF RateLimiterRedis',
       'Headway ÷ RLF',
       'Redis CPU µs/decision (Headway / RLF)',
+      'Node CPU µs/decision (Headway / RLF)',
     ],
     redisRows,
   );
