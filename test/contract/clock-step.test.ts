@@ -149,6 +149,20 @@ async function stopAll(list: Child[]) {
   for (const child of list) expect((await child.exited)[0]).toBe(0);
 }
 
+/** Headway's client over the real `fetch`, counting what it sends per URL (each call has its own). */
+function countingClient() {
+  const sends = new Map<string, number>();
+  const fetch = createFetch({
+    timeoutMs: 10_000,
+    maxRetryAfterMs: 10_000,
+    fetch: (input, init) => {
+      sends.set(String(input), (sends.get(String(input)) ?? 0) + 1);
+      return globalThis.fetch(input, init);
+    },
+  });
+  return { fetch, sends };
+}
+
 const agents: Agent[] = [];
 afterEach(async () => {
   for (const agent of agents.splice(0)) await agent.close();
@@ -227,7 +241,7 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     child.process.stderr!.on('data', (chunk) => {
       stderr += chunk;
     });
-    const fetch = createFetch({ timeoutMs: 10_000, maxRetryAfterMs: 10_000 });
+    const { fetch, sends } = countingClient();
     const statuses: number[] = [];
     const batch = async (count: number, offsetMs: number) => {
       const answers = await Promise.all(
@@ -255,6 +269,7 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     await batch(10, 0);
     expect(statuses).toEqual(Array(50).fill(200));
     const [stats] = fetch.stats();
+    expect([...sends.values()].reduce((a, b) => a + b)).toBe(stats!.sent);
     // The server logs its counts once a second: add them up until every attempt is counted.
     const logged = () => {
       let allowed = 0;
@@ -269,6 +284,78 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     // Each call admitted exactly once, every attempt answered, nothing sent the client did not count.
     expect(logged()).toEqual({ allowed: 50, refused: stats!.sent - 50 });
     expect(stats!.rateLimited).toBe(stats!.sent - 50);
+    await stopAll([child]);
+  }, 120_000);
+
+  it('every clock forward one day while calls are in flight: each call settles, none is admitted twice', async () => {
+    const clock = new ClockFile();
+    files.push(clock);
+    // One unit per call id (its own key, no refill to speak of): an admitted call sent again would
+    // be refused, and the server counts it. 300 ms per answer keeps calls in flight over the step.
+    const child = await start(clock, true, [
+      'src/cli/main.ts',
+      'serve',
+      '--port',
+      '0',
+      '--key-header',
+      'x-call',
+      '--rate',
+      '0.001',
+      '--burst',
+      '1',
+      '--headers',
+      'none',
+      '--latency-ms',
+      '300',
+    ]);
+    const url = child.ready.match(/listening on (\S+)$/)![1]!;
+    let stderr = '';
+    child.process.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const { fetch, sends } = countingClient();
+    const calls = Array.from({ length: 24 }, async (_, i) => {
+      const init = { headers: { 'x-call': `call-${i}` } };
+      const response = await fetch(
+        `${url}/items/${i}`,
+        i % 2 ? { ...init, method: 'POST', body: `${i}` } : init,
+      );
+      await response.arrayBuffer();
+      return response.status;
+    });
+    // Step once the first answers are back: later calls are then in flight or queued. The jump
+    // fires every server timer at once (the 300 ms waits, keep-alive timeouts).
+    await Promise.race(calls);
+    clock.step(DAY);
+    const results = await Promise.allSettled(calls);
+    // Node's own request timeout (its 30 s check of requests still arriving) sees a day pass: a
+    // request caught mid-arrival is answered 408 before the limiter sees it. The client retries a
+    // GET after that; a POST it returns as it is, or fails with a documented error: never sent again.
+    const statuses = results.map((r, i) => {
+      if (r.status === 'fulfilled') return r.value;
+      expect(r.reason).toMatchObject({ name: expect.stringMatching(/Error$/) });
+      return i % 2 ? 'POST failed' : 'GET failed';
+    });
+    statuses.forEach((status, i) => {
+      expect(i % 2 ? [200, 408, 'POST failed'] : [200]).toContain(status);
+    });
+    const admitted = statuses.filter((status) => status === 200).length;
+    // Sent once each, the POSTs; a GET may have gone again.
+    for (let i = 1; i < calls.length; i += 2) expect(sends.get(`${url}/items/${i}`)).toBe(1);
+    const [stats] = fetch.stats();
+    const logged = () => {
+      let allowed = 0;
+      let refused = 0;
+      for (const [, a, r] of stderr.matchAll(/allowed=(\d+) refused=(\d+)/g)) {
+        allowed += Number(a);
+        refused += Number(r);
+      }
+      return { allowed, refused };
+    };
+    while (logged().allowed + logged().refused < admitted) await once(child.process.stderr!, 'data');
+    // Every 200 was admitted once, and no admitted call came back (it would have been refused).
+    expect(logged()).toEqual({ allowed: admitted, refused: 0 });
+    expect(stats!.sent).toBeGreaterThanOrEqual(calls.length);
     await stopAll([child]);
   }, 120_000);
 });
