@@ -7,7 +7,12 @@
  *
  * The quota is 4 units with no refill to speak of during the test (one unit per 1000 s), so each
  * answer is exact: a step that removed units, added some beyond the burst or stretched a wait
- * shows as a wrong status or an insane header.
+ * shows as a wrong status or an insane header. Headway's client then talks to a stepping
+ * `headway serve`: through the wall-clock steps, and with calls in flight over a monotonic day.
+ *
+ * Checked by breaking the code: with the memory store on `Date.now()` (unclamped, or clamped like
+ * `steadyNow`) the wall-clock test fails; with non-idempotent calls retried, the in-flight test
+ * fails whenever a POST was answered 408 (most runs: it depends on what is arriving at the step).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
