@@ -227,7 +227,10 @@ export async function runS6(
     vsKy = false,
   ) => {
     const misses: string[] = [];
-    if (!(s.ratio <= maxRatio)) misses.push(`wall ${fixed(s.ratio, 3)}×`);
+    if (!(s.ratio <= maxRatio))
+      misses.push(
+        `wall ${fixed(s.ratio, 3)}×${s.floorRatio === null ? '' : ` (no-probe floor ${fixed(s.floorRatio, 3)}×, README Limits)`}`,
+      );
     if (!(s.refused <= maxRefused)) misses.push(`${int(s.refused)} 429s (${pct(s.refused / s.cell.kind.n)})`);
     if (s.failed + s.unfinished > 0) misses.push(`${int(s.failed + s.unfinished)} failed`);
     let target = `≤ ${maxRatio}× min, ${refusedText ? `≤ ${refusedText} 429s, ` : ''}0 failed`;
