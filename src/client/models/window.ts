@@ -312,8 +312,9 @@ export function boundsConfiguredRate(s: WindowModelState): boolean {
 export const windowModel: ServerModel<WindowModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.limit === null) return 0;
-    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / s.limit - now : 0;
-    return Math.max(Math.ceil(spacing), spendDelay(s, spendable(s, s.limit), cost, now, inFlight));
+    const limit = spendable(s, s.limit);
+    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / limit - now : 0;
+    return Math.max(Math.ceil(spacing), spendDelay(s, limit, cost, now, inFlight));
   },
 
   sent(s, _cost, now) {

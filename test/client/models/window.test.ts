@@ -241,6 +241,14 @@ describe('window model, spread', () => {
     // (Back at 1000, tested one unit's share of the window and 2 ms later: 1102.)
     expect(m.delay(spent, 1, 100, 0)).toBe(1002);
   });
+
+  it('configured at 5/s, spreads the same window at the configured rate: one unit every 200 ms', () => {
+    let s = newWindow(true, 5);
+    s = m.sent(s, 1, 0, 1, 0);
+    s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
+    expect(m.delay(s, 1, 0, 0)).toBe(200);
+    expect(m.delay(s, 1, 200, 0)).toBe(0);
+  });
 });
 
 describe('window model, evidence', () => {
