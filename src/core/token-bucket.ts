@@ -77,6 +77,20 @@ export function refill(state: BucketState, config: BucketConfig, now: number): B
   return { tokens, updatedAt: now };
 }
 
+let seededRate = Number.NaN;
+let seededMsPerToken = Number.NaN;
+/**
+ * `1000 / perSecond`, kept for the last rate seen: the divisions of a take form one dependent
+ * chain, each costing about as much as the rest of the arithmetic.
+ */
+function msPerToken(perSecond: number): number {
+  if (perSecond !== seededRate) {
+    seededRate = perSecond;
+    seededMsPerToken = 1000 / perSecond;
+  }
+  return seededMsPerToken;
+}
+
 /** Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost` (0 if it already does). */
 function msUntilTokens(
   tokens: number,
@@ -87,7 +101,9 @@ function msUntilTokens(
 ): number {
   const need = cost - EPSILON;
   if (tokens >= need) return 0;
-  let ms = Math.ceil(((cost - tokens) * 1000) / perSecond);
+  // The estimate only seeds the search, whose answer is the first whole ms the refill formula
+  // itself admits from any seed: so the seed may use a reciprocal kept from the last call.
+  let ms = Math.ceil((cost - tokens) * msPerToken(perSecond));
   while (ms > 1 && tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + (ms - 1)) >= need) ms--;
   while (tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + ms) < need) ms++;
   return ms;

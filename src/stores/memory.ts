@@ -201,7 +201,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
    */
   const takeInPlace = (inPlace: InPlaceTake, key: string, limit: StoreLimit, cost: number): Decision => {
     const now = steady();
-    tick(now);
+    if (sweeper !== undefined || now - rotatedAt >= idleMs) tick(now);
     const width = inPlace.width + 1;
     const decision = blankDecision(limit.limit);
     const held = current.index.get(key);

@@ -120,4 +120,17 @@ describe('token bucket', () => {
       { numRuns: 500 },
     );
   });
+
+  it('the waits do not depend on the rate asked about before (the kept reciprocal only seeds the search)', () => {
+    const slow: BucketConfig = { capacity: 3, refillPerSecond: 0.7 };
+    const fast: BucketConfig = { capacity: 1000, refillPerSecond: 123_456.789 };
+    const empty = { tokens: 0.1, updatedAt: 10 };
+    const alone = take(empty, slow, 10);
+    take(empty, fast, 10);
+    const afterFast = take(empty, slow, 10);
+    expect(afterFast).toEqual(alone);
+    expect(alone).toMatchObject({ allowed: false, retryAfterMs: 1286, resetMs: 4143 });
+    expect(take(empty, slow, 10 + 1286).allowed).toBe(true);
+    expect(take(empty, slow, 10 + 1285).allowed).toBe(false);
+  });
 });

@@ -24,6 +24,19 @@ function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketS
   return state && state.length === 2 ? { tokens: state[0]!, updatedAt: state[1]! } : fullBucket(bucket, now);
 }
 
+let ratedLimit = Number.NaN;
+let ratedWindowMs = Number.NaN;
+let ratedPerSecond = Number.NaN;
+/** Tokens per second of `limit` (`limit · 1000 / windowMs`, as the Lua computes it), kept for the last limit seen. */
+function perSecondOf(limit: StoreLimit): number {
+  if (limit.limit !== ratedLimit || limit.windowMs !== ratedWindowMs) {
+    ratedLimit = limit.limit;
+    ratedWindowMs = limit.windowMs;
+    ratedPerSecond = (limit.limit * 1000) / limit.windowMs;
+  }
+  return ratedPerSecond;
+}
+
 const inPlace: InPlaceTake = {
   width: 2,
   take(state, at, fresh, limit, now, cost, out) {
@@ -32,7 +45,7 @@ const inPlace: InPlaceTake = {
       state[at] = limit.limit;
       state[at + 1] = now;
     }
-    takeInPlace(state, at, limit.limit, (limit.limit * 1000) / limit.windowMs, now, cost, out);
+    takeInPlace(state, at, limit.limit, perSecondOf(limit), now, cost, out);
     return out.resetMs;
   },
 };
