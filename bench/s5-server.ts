@@ -2,8 +2,8 @@
  * S5 (server limiter): decisions per second in-process, on 1 key and round-robin over 100,000 keys,
  * in the allow regime (a limit never reached) and the deny regime (every key already spent: limit
  * 1 per minute, each key taken once before measuring), each measurement in a child process of its
- * own (bench/s5-decide-child.ts) that checks the verdicts match the regime; heap bytes per key after 1,000,000 keys (in
- * a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
+ * own (bench/s5-decide-child.ts) that checks the verdicts match the regime; heap bytes per key
+ * after 1,000,000 keys (in a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
  * connection each: Headway `redisStore().take` vs rate-limiter-flexible `RateLimiterRedis.consume`,
  * with Redis's own CPU per decision.
  */
@@ -140,7 +140,7 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   const [headway, rlf, erl] = memoryLimiters;
   report.table(
     `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement, one process each)`,
-    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
+    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     memoryLimiters.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
