@@ -3,9 +3,9 @@
  * in the allow regime (a limit never reached) and the deny regime (every key already spent: limit
  * 1 per minute, each key taken once before measuring), each measurement in a child process of its
  * own (bench/s5-decide-child.ts) that checks the verdicts match the regime; heap bytes per key
- * after 1,000,000 keys (in a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
- * connection each: Headway `redisStore().take` vs rate-limiter-flexible `RateLimiterRedis.consume`,
- * with Redis's own CPU per decision.
+ * after 1,000,000 keys (in a child with `--expose-gc`); and Redis decisions per second with 64
+ * calls in flight on one ioredis connection each: Headway `redisStore().take` vs
+ * rate-limiter-flexible `RateLimiterRedis.consume`, with Redis's own CPU per decision.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
