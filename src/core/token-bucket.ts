@@ -1,8 +1,9 @@
 /**
- * Token bucket as pure functions over `{ tokens, updatedAt }`, of a bucket stated as `{ rate, burst }`
- * (see `./limit.ts`). Refill is lazy (computed from the time passed in, no timers), clamped to
- * `burst`, keeps fractional tokens, and a clock that steps back never removes tokens. The server *takes* (allow or refuse with the exact wait); the
- * client *reserves* (books the tokens now and learns exactly how long to wait).
+ * Token bucket as pure functions over `{ tokens, updatedAt }`, of a bucket stated as
+ * `{ rate, burst }` (see `./limit.ts`). Refill is lazy (computed from the time passed in, no
+ * timers), clamped to `burst`, keeps fractional tokens, and a clock that steps back never removes
+ * tokens. The server *takes* (allow or refuse with the exact wait); the client *reserves* (books
+ * the tokens now and learns exactly how long to wait).
  */
 import { checkCost } from './algorithms/cost.js';
 import type { BucketConfig } from './limit.js';
@@ -61,10 +62,7 @@ export function refill(state: BucketState, config: BucketConfig, now: number): B
 
 let seededRate = Number.NaN;
 let seededMsPerToken = Number.NaN;
-/**
- * `1000 / rate`, kept for the last rate seen: the divisions of a take form one dependent
- * chain, each costing about as much as the rest of the arithmetic.
- */
+/** `1000 / rate`, kept for the last rate seen (a division is the slowest step of a take's arithmetic). */
 function msPerToken(rate: number): number {
   if (rate !== seededRate) {
     seededRate = rate;
