@@ -1,10 +1,11 @@
 /**
  * S5 (server limiter): decisions per second in-process, on 1 key and round-robin over 100,000 keys,
  * in the allow regime (a limit never reached) and the deny regime (every key already spent: limit
- * 1 per minute, each key taken once before measuring); heap bytes per key after 1,000,000 keys (in
- * a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
- * connection each: Headway `redisStore().take` vs rate-limiter-flexible `RateLimiterRedis.consume`,
- * with Redis's own CPU per decision.
+ * 1 per minute, each key taken once before measuring), each measurement in a child process of its
+ * own (bench/s5-decide-child.ts) that checks the verdicts match the regime; heap bytes per key
+ * after 1,000,000 keys (in a child with `--expose-gc`); and Redis decisions per second with 64
+ * calls in flight on one ioredis connection each: Headway `redisStore().take` vs
+ * rate-limiter-flexible `RateLimiterRedis.consume`, with Redis's own CPU per decision.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -36,17 +37,32 @@ interface Regime {
   limit: number;
 }
 
+/** Decisions/s of one limiter in one regime, in a child of its own (see s5-decide-child.ts). */
 async function decisionsPerSecond(spec: LimiterSpec, regime: Regime, ops: number): Promise<number> {
-  const keys = Array.from({ length: regime.keys }, (_, i) => `client-${i}`);
-  const limiter = spec.make(regime.limit, regime.keys);
-  // Deny regime: spend every key first. Also warms the code up.
-  for (const key of keys) await limiter.decide(key);
-  for (let i = 0; i < Math.min(ops, 50_000); i++) await limiter.decide(keys[i % keys.length]!);
-  const start = performance.now();
-  for (let i = 0; i < ops; i++) await limiter.decide(keys[i % keys.length]!);
-  const elapsed = performance.now() - start;
-  limiter.close();
-  return (ops * 1000) / elapsed;
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/s5-decide-child.ts',
+      spec.id,
+      String(regime.keys),
+      String(regime.limit),
+      String(ops),
+    ],
+    { maxBuffer: 1 << 20, timeout: 120_000 },
+  );
+  const { rate, allowed } = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    rate: number;
+    allowed: number;
+  };
+  // Same work per decision: a limiter that is not in the regime the cell names would not be compared fairly.
+  const expected = regime.limit >= ops ? ops : 0;
+  if (allowed !== expected)
+    throw new Error(
+      `S5 ${regime.name}: ${spec.id} allowed ${allowed} of ${ops} decisions, expected ${expected}`,
+    );
+  return rate;
 }
 
 async function heapPerKey(spec: LimiterSpec, keys: number): Promise<number> {
@@ -134,8 +150,8 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   }
   const [headway, rlf, erl] = memoryLimiters;
   report.table(
-    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement)`,
-    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
+    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement, one process each)`,
+    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     memoryLimiters.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
