@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderList } from '../headers/types.js';
+import { putHeaders } from '../node-head.js';
 import { nodeHeaders } from '../node-request.js';
 import type { LimitRequest } from '../request.js';
 
@@ -24,12 +25,12 @@ export function nodeServerEnv(env: unknown): NodeServerEnv | undefined {
 }
 
 /**
- * Sets `headers` on the node response underneath: `@hono/node-server` answers with
- * `outgoing.writeHead(status, headers)`, which keeps headers already set, so the Web `Response`
- * is never copied or given a `Headers` object just for the rate-limit fields.
+ * Puts `headers` on the node response underneath (see {@link putHeaders}): `@hono/node-server`
+ * answers with `outgoing.writeHead(status, headers)`, so the Web `Response` is never copied or
+ * given a `Headers` object just for the rate-limit fields.
  */
 export function setOnOutgoing(env: NodeServerEnv, headers: HeaderList): void {
-  for (let i = 0; i < headers.length; i++) env.outgoing.setHeader(headers[i]![0], headers[i]![1]);
+  putHeaders(env.outgoing, headers);
 }
 
 /**
