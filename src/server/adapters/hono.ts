@@ -63,7 +63,7 @@ export function honoRateLimit(
   return function honoRateLimitMiddleware(c, next) {
     try {
       const env = nodeServerEnv(c.env);
-      const request = env ? nodeServerRequest(c.req.raw, env) : c.req.raw;
+      const request = env ? nodeServerRequest(c, env) : c.req.raw;
       if (cors && isPreflight(cors, request))
         return Promise.resolve(new Response(null, { status: 204, headers: preflightHeaders(cors, request) }));
       const pending = decide(request, { ip: ipOf(c) });
