@@ -152,7 +152,10 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
       const erl = median(ratios.get(pairs.at(-1)!.name)!);
       const floorNote = pairs
         .filter((p) => p.bare === pair.bare && (p.limited.endsWith('+empty') || p.limited.endsWith('+floor')))
-        .map((p) => `${p.limited.endsWith('+floor') ? 'floor (the same headers only)' : 'empty middleware'} ${fixed(median(ratios.get(p.name)!), 2)}× bare`)
+        .map(
+          (p) =>
+            `${p.limited.endsWith('+floor') ? 'floor (the same headers only)' : 'empty middleware'} ${fixed(median(ratios.get(p.name)!), 2)}× bare`,
+        )
         .join(', ');
       report.verdict({
         scenario: 'S9',
