@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { LimitRequest } from './request.js';
 
-/** A `Headers`-like `get` over a node `IncomingMessage`'s parsed headers (no `Headers` is built). */
+/** `Headers.get` over a node `IncomingMessage`'s parsed headers: one object, no closure. */
 class NodeHeaders {
   constructor(readonly raw: IncomingHttpHeaders) {}
 
