@@ -79,6 +79,15 @@ describe('putHeaders (the limiter’s headers written with the node response hea
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
   });
 
+  it('lets the second of two stacked limiters win, as with setHeader', async () => {
+    const response = await answer((_req, res) => {
+      putHeaders(res, [['RateLimit', '"inner";r=1;t=1']]);
+      res.end();
+    });
+    expect(response.headers.get('ratelimit')).toBe('"inner";r=1;t=1');
+    expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+  });
+
   it('sets them at once (visible to getHeader) on a response whose writeHead is not Node’s own', async () => {
     let seen: unknown;
     const server = await listen((req, res) => {
