@@ -5,6 +5,7 @@
  *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S7, S8, S9), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
+ *   npm run bench -- --scenario S5 --redis-only --no-write                    # S5's Redis cells alone
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
  *
  * Every number is from this run: ratios are taken against peers and raw transports measured in the
@@ -109,6 +110,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         heapKeys: 1_000_000,
         redisMs: full ? 2000 : 1500,
         redis: true,
+        memory: !args.redisOnly,
       });
     if (wanted('S6'))
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
@@ -134,6 +136,7 @@ async function runInChildren(names: readonly string[]): Promise<void> {
       const childArgs = ['--scenario', name, '--reps', String(args.reps), '--json', file];
       if (!full) childArgs.push('--trimmed');
       if (args.kinds.length > 0) childArgs.push('--kind', args.kinds.join(','));
+      if (args.redisOnly) childArgs.push('--redis-only');
       const code = await new Promise<number | null>((resolve) => {
         const child = spawn(
           process.execPath,
@@ -211,7 +214,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 7.5 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`), Headway configured against fixed-window only, ky beside the third-party limiters only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 2 min) runs three alternating reps. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 7.5 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 2 min) runs three alternating reps. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

@@ -1,10 +1,11 @@
 /**
  * S5 (server limiter): decisions per second in-process, on 1 key and round-robin over 100,000 keys,
  * in the allow regime (a limit never reached) and the deny regime (every key already spent: limit
- * 1 per minute, each key taken once before measuring); heap bytes per key after 1,000,000 keys (in
- * a child with `--expose-gc`); and Redis decisions per second with 64 calls in flight on one ioredis
- * connection each: Headway `redisStore().take` vs rate-limiter-flexible `RateLimiterRedis.consume`,
- * with Redis's own CPU per decision.
+ * 1 per minute, each key taken once before measuring), each measurement in a child process of its
+ * own (bench/s5-decide-child.ts) that checks the verdicts match the regime; heap bytes per key
+ * after 1,000,000 keys (in a child with `--expose-gc`); and Redis decisions per second with 64
+ * calls in flight on one ioredis connection each: Headway `redisStore().take` vs
+ * rate-limiter-flexible `RateLimiterRedis.consume`, with Redis's own CPU per decision.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -26,6 +27,8 @@ export interface S5Options {
   heapKeys: number;
   redisMs: number;
   redis: boolean;
+  /** The in-memory cells (decisions/s and heap); `--redis-only` leaves them out. */
+  memory: boolean;
 }
 
 interface Regime {
@@ -34,17 +37,32 @@ interface Regime {
   limit: number;
 }
 
+/** Decisions/s of one limiter in one regime, in a child of its own (see s5-decide-child.ts). */
 async function decisionsPerSecond(spec: LimiterSpec, regime: Regime, ops: number): Promise<number> {
-  const keys = Array.from({ length: regime.keys }, (_, i) => `client-${i}`);
-  const limiter = spec.make(regime.limit, regime.keys);
-  // Deny regime: spend every key first. Also warms the code up.
-  for (const key of keys) await limiter.decide(key);
-  for (let i = 0; i < Math.min(ops, 50_000); i++) await limiter.decide(keys[i % keys.length]!);
-  const start = performance.now();
-  for (let i = 0; i < ops; i++) await limiter.decide(keys[i % keys.length]!);
-  const elapsed = performance.now() - start;
-  limiter.close();
-  return (ops * 1000) / elapsed;
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/s5-decide-child.ts',
+      spec.id,
+      String(regime.keys),
+      String(regime.limit),
+      String(ops),
+    ],
+    { maxBuffer: 1 << 20, timeout: 120_000 },
+  );
+  const { rate, allowed } = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    rate: number;
+    allowed: number;
+  };
+  // Same work per decision: a limiter that is not in the regime the cell names would not be compared fairly.
+  const expected = regime.limit >= ops ? ops : 0;
+  if (allowed !== expected)
+    throw new Error(
+      `S5 ${regime.name}: ${spec.id} allowed ${allowed} of ${ops} decisions, expected ${expected}`,
+    );
+  return rate;
 }
 
 async function heapPerKey(spec: LimiterSpec, keys: number): Promise<number> {
@@ -63,21 +81,26 @@ async function redisCpuUs(client: Redis): Promise<number> {
   return (field('used_cpu_user') + field('used_cpu_sys')) * 1e6;
 }
 
-/** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), and Redis CPU µs per call. */
+/**
+ * Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), with Redis's
+ * and this process's CPU µs per call (warm-up included in both).
+ */
 async function inFlightOnRedis(
   op: (i: number) => Promise<unknown>,
   ms: number,
   redis: Redis,
-): Promise<{ rate: number; cpuUs: number }> {
+): Promise<{ rate: number; cpuUs: number; nodeUs: number }> {
   let calls = 0;
   const counted = (i: number) => {
     calls++;
     return op(i);
   };
   const before = await redisCpuUs(redis);
+  const node = process.cpuUsage();
   const rate = await inFlight(counted, ms);
+  const { user, system } = process.cpuUsage(node);
   const cpuUs = ((await redisCpuUs(redis)) - before) / calls;
-  return { rate, cpuUs };
+  return { rate, cpuUs, nodeUs: (user + system) / calls };
 }
 
 /** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up). */
@@ -85,14 +108,17 @@ async function inFlight(op: (i: number) => Promise<unknown>, ms: number, concurr
   const phase = async (duration: number) => {
     const stopAt = performance.now() + duration;
     let count = 0;
-    const lane = async (id: number) => {
-      for (let i = 0; i < 10_000_000 && performance.now() < stopAt; i++) {
-        await op(id * 10_000_000 + i);
+    // One sequence over all lanes: the calls in flight at once go to consecutive keys (with a
+    // counter per lane, every lane would ask for the same key at the same moment).
+    let next = 0;
+    const lane = async () => {
+      while (performance.now() < stopAt) {
+        await op(next++);
         count++;
       }
     };
     const start = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, (_, id) => lane(id)));
+    await Promise.all(Array.from({ length: concurrency }, lane));
     return (count * 1000) / (performance.now() - start);
   };
   await phase(300);
@@ -100,6 +126,7 @@ async function inFlight(op: (i: number) => Promise<unknown>, ms: number, concurr
 }
 
 export async function runS5(report: Report, o: S5Options): Promise<void> {
+  if (!o.memory) return redisCells(report, o);
   const regimes: Regime[] = [
     { name: '1 key, allow', keys: 1, limit: 1e9 },
     { name: '1 key, deny', keys: 1, limit: 1 },
@@ -123,8 +150,8 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   }
   const [headway, rlf, erl] = memoryLimiters;
   report.table(
-    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement)`,
-    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
+    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement, one process each)`,
+    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     memoryLimiters.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
@@ -160,7 +187,11 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
     ...(bytes <= 64 ? {} : { note: `${fixed(bytes, 0)} B/key` }),
   });
 
-  if (!o.redis) return;
+  if (o.redis) await redisCells(report, o);
+}
+
+/** The Redis cells: Headway `redisStore().take` vs `RateLimiterRedis.consume`, 64 in flight. */
+async function redisCells(report: Report, o: S5Options): Promise<void> {
   const { url } = await benchRedis();
   const clients = [
     new Redis(url, { enableOfflineQueue: false, lazyConnect: true }),
@@ -180,61 +211,54 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   });
   const redisCases = [
     { name: '1 key', keyOf: (_i: number) => 'hot' },
+    // Consecutive calls take consecutive keys: the 64 in flight are 64 different keys.
     { name: '1,000 keys', keyOf: (i: number) => `k${i % 1000}` },
   ];
   // Each rep: PING, Headway, RLF, RLF, Headway, PING (halves of redisMs), so neither side always
   // runs on a colder or warmer connection.
   const pings: number[] = [];
   const half = o.redisMs / 2;
-  const redisRows: string[][] = [];
-  const redisResults: {
-    name: string;
-    ours: number[];
-    theirs: number[];
-    ourCpu: number[];
-    theirCpu: number[];
-  }[] = [];
+  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[] };
+  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [] });
+  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number }) => {
+    into.rate.push(r.rate);
+    into.cpuUs.push(r.cpuUs);
+    into.nodeUs.push(r.nodeUs);
+  };
   const info = clients[2];
+  const redisRows: string[][] = [];
+  const redisResults: { name: string; ours: Runs; theirs: Runs }[] = [];
   for (const c of redisCases) {
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    const ourCpu: number[] = [];
-    const theirCpu: number[] = [];
+    const ours = runs();
+    const theirs = runs();
     for (let rep = 0; rep < o.reps; rep++) {
       const ping = () => inFlight(() => clients[0].ping(), half).then((r) => pings.push(r));
-      const a = () =>
-        inFlightOnRedis((i) => store.take(c.keyOf(i), limit, 1), half, info).then((r) => {
-          ours.push(r.rate);
-          ourCpu.push(r.cpuUs);
-        });
-      const b = () =>
-        inFlightOnRedis((i) => rlfRedis.consume(c.keyOf(i)), half, info).then((r) => {
-          theirs.push(r.rate);
-          theirCpu.push(r.cpuUs);
-        });
+      const a = () => inFlightOnRedis((i) => store.take(c.keyOf(i), limit, 1), half, info).then(record(ours));
+      const b = () => inFlightOnRedis((i) => rlfRedis.consume(c.keyOf(i)), half, info).then(record(theirs));
       for (const step of rep % 2 === 0 ? [ping, a, b, b, a, ping] : [ping, b, a, a, b, ping]) await step();
     }
-    redisResults.push({ name: c.name, ours, theirs, ourCpu, theirCpu });
+    redisResults.push({ name: c.name, ours, theirs });
   }
-  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '']);
-  for (const { name, ours, theirs, ourCpu, theirCpu } of redisResults) {
-    const c = { name };
-    const ratio = median(ours) / median(theirs);
+  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '']);
+  for (const { name, ours, theirs } of redisResults) {
+    const ratio = median(ours.rate) / median(theirs.rate);
+    const us = (xs: number[]) => fixed(median(xs), 1);
     process.stderr.write(
-      `  S5 redis ${c.name}: Headway ${int(median(ours))}/s (${fixed(median(ourCpu), 1)} µs Redis CPU), RLF ${int(median(theirs))}/s (${fixed(median(theirCpu), 1)} µs)\n`,
+      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs)\n`,
     );
     redisRows.push([
-      c.name,
-      int(median(ours)),
-      int(median(theirs)),
+      name,
+      int(median(ours.rate)),
+      int(median(theirs.rate)),
       `${fixed(ratio, 2)}×`,
-      `${fixed(median(ourCpu), 1)} / ${fixed(median(theirCpu), 1)}`,
+      `${us(ours.cpuUs)} / ${us(theirs.cpuUs)}`,
+      `${us(ours.nodeUs)} / ${us(theirs.nodeUs)}`,
     ]);
     report.verdict({
       scenario: 'S5',
-      row: `S5 Redis, ${c.name}, 64 in flight`,
-      headway: `${int(median(ours))}/s = ${fixed(ratio, 2)}× RLF`,
-      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs))}/s`,
+      row: `S5 Redis, ${name}, 64 in flight`,
+      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF`,
+      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s`,
       target: '≥ 1.5× rate-limiter-flexible Redis',
       pass: ratio >= 1.5,
       ...(ratio >= 1.5 ? {} : { note: `${fixed(ratio, 2)}×` }),
@@ -242,13 +266,14 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   }
   report.table(
     `S5: Redis decisions/s, 64 calls in flight, one ioredis connection each, ${o.redisMs} ms per client and key set per rep`,
-    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions.`,
+    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, which reads and writes a key shared by several of them once). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
     [
       'keys',
       'Headway redisStore',
       'RLF RateLimiterRedis',
       'Headway ÷ RLF',
       'Redis CPU µs/decision (Headway / RLF)',
+      'Node CPU µs/decision (Headway / RLF)',
     ],
     redisRows,
   );

@@ -3,8 +3,10 @@
  * Headway's adapter for it, loaded by autocannon (its CLI, in its own process) over loopback. Each
  * case is its own server process; every rep runs each pair bare/limited in alternating order, so
  * the ratio compares the two under the same machine load. express-rate-limit on the same Express
- * app is measured for scale, and an empty middleware on Hono and Express for the floor: what one
- * middleware costs those frameworks before it does anything.
+ * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
+ * those frameworks before it does anything); and, for node:http, the fetch handler and Hono, the
+ * floor of any limiter: the same header fields put on the response the cheapest way known, with
+ * the client address and API key read, and nothing decided (see s9-http-server.ts).
  *
  *   npm run bench -- --scenario S9 --no-write
  */
@@ -34,11 +36,14 @@ interface Pair {
 
 const pairs: Pair[] = [
   { name: 'node:http + nodeRateLimit', bare: 'node', limited: 'node+headway', target: 0.85 },
+  { name: 'node:http + the same headers only (floor)', bare: 'node', limited: 'node+floor', target: 0 },
   { name: 'fetch handler + withRateLimit', bare: 'fetch', limited: 'fetch+headway', target: 0.9 },
+  { name: 'fetch handler + the same headers only (floor)', bare: 'fetch', limited: 'fetch+floor', target: 0 },
   { name: 'Hono + honoRateLimit', bare: 'hono', limited: 'hono+headway', target: 0.9 },
-  { name: 'Hono + an empty middleware (floor)', bare: 'hono', limited: 'hono+empty', target: 0 },
+  { name: 'Hono + an empty middleware', bare: 'hono', limited: 'hono+empty', target: 0 },
+  { name: 'Hono + the same headers only (floor)', bare: 'hono', limited: 'hono+floor', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
-  { name: 'Express + an empty middleware (floor)', bare: 'express', limited: 'express+empty', target: 0 },
+  { name: 'Express + an empty middleware', bare: 'express', limited: 'express+empty', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 
@@ -145,8 +150,13 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     for (const pair of pairs.filter((p) => p.target > 0)) {
       const ratio = median(ratios.get(pair.name)!);
       const erl = median(ratios.get(pairs.at(-1)!.name)!);
-      const floor = pairs.find((p) => p.bare === pair.bare && p.limited.endsWith('+empty'));
-      const floorNote = floor ? `empty middleware ${fixed(median(ratios.get(floor.name)!), 2)}× bare` : '';
+      const floorNote = pairs
+        .filter((p) => p.bare === pair.bare && (p.limited.endsWith('+empty') || p.limited.endsWith('+floor')))
+        .map(
+          (p) =>
+            `${p.limited.endsWith('+floor') ? 'floor (the same headers only)' : 'empty middleware'} ${fixed(median(ratios.get(p.name)!), 2)}× bare`,
+        )
+        .join(', ');
       report.verdict({
         scenario: 'S9',
         row: `S9 ${pair.name}`,

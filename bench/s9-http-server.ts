@@ -8,12 +8,14 @@
  * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
  * compute CPU per request for one measurement.
  */
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import { rateLimit as expressRateLimitPeer } from 'express-rate-limit';
 import { Hono } from 'hono';
+import { nodeServerEnv, setOnOutgoing } from '../src/server/adapters/node-server-env.js';
+import type { HeaderList } from '../src/server/headers/types.js';
 import {
   expressRateLimit,
   honoRateLimit,
@@ -21,15 +23,19 @@ import {
   rateLimit,
   withRateLimit,
 } from '../src/server/index.js';
+import { putHeaders } from '../src/server/node-head.js';
 
 export const s9Cases = [
   'node',
   'node+headway',
+  'node+floor',
   'fetch',
   'fetch+headway',
+  'fetch+floor',
   'hono',
   'hono+headway',
   'hono+empty',
+  'hono+floor',
   'express',
   'express+headway',
   'express+erl',
@@ -39,6 +45,52 @@ export type S9Case = (typeof s9Cases)[number];
 
 const body = '{"ok":true}';
 const limiterOf = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
+
+/**
+ * The floor of any limiter: only the work none can skip. It reads the client address and the API
+ * key headers, and returns the same header fields the limiter sends here (IETF `RateLimit-Policy`,
+ * a `RateLimit` formatted per request, `Date` formatted once a second), which the floor cases put
+ * on the response the cheapest way known (with the response head, as the adapters do).
+ */
+function floorHeaders(): (ip: string | undefined, apiKey: string | undefined) => HeaderList {
+  let remaining = 1e9;
+  let second = 0;
+  let date = '';
+  return (ip, apiKey) => {
+    if (ip === undefined && apiKey === undefined) throw new Error('S9 floor: no client to key by');
+    const now = Date.now();
+    if (Math.floor(now / 1000) !== second) {
+      second = Math.floor(now / 1000);
+      date = new Date(now).toUTCString();
+    }
+    return [
+      ['RateLimit-Policy', '"default";q=1000000000;w=1'],
+      ['RateLimit', `"default";r=${--remaining};t=1`],
+      ['Date', date],
+    ];
+  };
+}
+
+/** The floor's reads of a node request: the socket address and an API key header. */
+const floorOfNode = (floor: ReturnType<typeof floorHeaders>, req: IncomingMessage) =>
+  floor(req.socket.remoteAddress, req.headers.authorization ?? req.headers['x-api-key']?.toString());
+
+function nodeFloor(listener: RequestListener): RequestListener {
+  const floor = floorHeaders();
+  return (req, res) => {
+    putHeaders(res, floorOfNode(floor, req));
+    listener(req, res);
+  };
+}
+
+function fetchFloor(handler: (request: Request) => Response): (request: Request, env?: unknown) => Response {
+  const floor = floorHeaders();
+  return (request, env) => {
+    const node = nodeServerEnv(env)!;
+    setOnOutgoing(node, floorOfNode(floor, node.incoming));
+    return handler(request);
+  };
+}
 
 function nodeListener(): RequestListener {
   return (_req, res) => {
@@ -50,9 +102,17 @@ function fetchHandler(): (request: Request) => Response {
   return () => new Response(body, { headers: { 'content-type': 'application/json' } });
 }
 
-function honoApp(limiter: 'none' | 'headway' | 'empty'): Hono {
+function honoApp(limiter: 'none' | 'headway' | 'empty' | 'floor'): Hono {
   const app = new Hono();
   if (limiter === 'headway') app.use(honoRateLimit(limiterOf()));
+  if (limiter === 'floor') {
+    const floor = floorHeaders();
+    app.use((c, next) => {
+      const node = nodeServerEnv(c.env)!;
+      setOnOutgoing(node, floorOfNode(floor, node.incoming));
+      return next();
+    });
+  }
   // The floor: one middleware that does nothing but pass on.
   if (limiter === 'empty') app.use((_c, next) => next());
   app.get('/', (c) => c.json({ ok: true }));
@@ -90,8 +150,12 @@ async function listen(name: S9Case): Promise<number> {
       return onNode(nodeListener());
     case 'node+headway':
       return onNode(nodeRateLimit(limiterOf(), nodeListener()));
+    case 'node+floor':
+      return onNode(nodeFloor(nodeListener()));
     case 'fetch':
       return onHonoServer(fetchHandler());
+    case 'fetch+floor':
+      return onHonoServer(fetchFloor(fetchHandler()));
     case 'fetch+headway':
       return onHonoServer(withRateLimit(limiterOf(), fetchHandler()));
     case 'hono':
@@ -100,6 +164,8 @@ async function listen(name: S9Case): Promise<number> {
       return onHonoServer(honoApp('headway').fetch);
     case 'hono+empty':
       return onHonoServer(honoApp('empty').fetch);
+    case 'hono+floor':
+      return onHonoServer(honoApp('floor').fetch);
     case 'express':
       return onNode(expressApp('none'));
     case 'express+headway':

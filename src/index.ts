@@ -20,6 +20,7 @@ export type { BackoffOptions, Random } from './core/backoff.js';
 export { decorrelatedJitter, defaultBackoff, exponentialCeiling, fullJitter } from './core/backoff.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './core/clock.js';
+export type { BucketConfig } from './core/limit.js';
 export type { RetryBudgetOptions, RetryBudgetState } from './core/retry-budget.js';
 export {
   budgetReserve,
@@ -29,7 +30,7 @@ export {
   retriesLeft,
   withdrawRetry,
 } from './core/retry-budget.js';
-export type { BucketConfig, BucketState, Reservation, TakeResult } from './core/token-bucket.js';
+export type { BucketState, Reservation, TakeResult } from './core/token-bucket.js';
 export { fullBucket, msUntil, refill, reserve, take } from './core/token-bucket.js';
 export type { CallFacts, HeadwayErrorCode } from './errors.js';
 export {

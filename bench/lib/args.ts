@@ -15,11 +15,13 @@ export interface BenchArgs {
   json: string;
   /** Internal: run the default profile's trimmed cells even though a scenario is named. */
   trimmed: boolean;
+  /** S5 only: run the Redis cells alone (no in-memory cells, no heap children). */
+  redisOnly: boolean;
   /** S6 only: keep the cells whose server kind's id contains one of these (empty = all). */
   kinds: string[];
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6,S7,S8,S9]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6,S7,S8,S9]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]] [--redis-only]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -31,6 +33,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     json: '',
     trimmed: false,
     kinds: [],
+    redisOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -50,6 +53,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     else if (arg === '--no-write') args.out = '';
     else if (arg === '--json') args.json = value();
     else if (arg === '--trimmed') args.trimmed = true;
+    else if (arg === '--redis-only') args.redisOnly = true;
     else if (arg === '--kind' || arg === '--kinds') args.kinds.push(...value().split(',').filter(Boolean));
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);

@@ -118,6 +118,12 @@ export interface ServerKind {
   formula: string;
   /** The minimum, for a run whose first request lands `phaseMs` into its window. */
   minimumMs(phaseMs: number): number;
+  /**
+   * Windows that state their reset only as a whole epoch second: the wall time of the fastest
+   * client that never sends before a stated reset, for a run started at `startedAt` (monotonic ms)
+   * with `wallOffsetMs` = epoch − monotonic (README, Limits).
+   */
+  noProbeFloorMs?(startedAt: number, wallOffsetMs: number): number;
   start(): Promise<BenchServer>;
 }
 
@@ -129,12 +135,21 @@ const WORKERS = 16;
 
 const fmtS = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-/** `headway serve` with `algorithm` and header `dialect` (1,000 GETs, 16 workers). */
-export function headwayKind(algorithm: AlgorithmName, dialect: HeaderDialect): ServerKind {
+/**
+ * `headway serve` with `algorithm` and header `dialect` (1,000 GETs, 16 workers); a window
+ * algorithm counts `windowLimit` (S6's 100 per 500 ms unless given; another one's id ends in its
+ * length, e.g. `fixed-window/x-ratelimit/1000ms`).
+ */
+export function headwayKind(
+  algorithm: AlgorithmName,
+  dialect: HeaderDialect,
+  windowLimit: WindowLimit = S6_WINDOW,
+): ServerKind {
   const n = HEADWAY_N;
   const bucket = algorithm === 'token-bucket' || algorithm === 'gcra';
+  const own = windowLimit === S6_WINDOW ? '' : `/${windowLimit.windowMs}ms`;
   const base = {
-    id: `${algorithm}/${dialect}`,
+    id: `${algorithm}/${dialect}${own}`,
     headers: dialect,
     group: (dialect === 'none' ? 'retry-after-only' : 'headway') as KindGroup,
     window: !bucket,
@@ -152,32 +167,57 @@ export function headwayKind(algorithm: AlgorithmName, dialect: HeaderDialect): S
       minimumMs: () => bucketMinimumMs(n, S6_BUCKET),
       start: () => startServer({ port: 0, algorithm, headers: dialect, ...S6_BUCKET }),
     };
-  const { limit: l, windowMs: w } = S6_WINDOW;
+  const { limit: l, windowMs: w } = windowLimit;
   const shape = {
     'fixed-window': {
-      formula: `(⌈N/L⌉ − 1)·W − φ = ${Math.ceil(n / l) - 1}·${w} ms − φ = ${fmtS(fixedWindowMinimumMs(n, S6_WINDOW))} − φ`,
-      minimumMs: (phase: number) => fixedWindowMinimumMs(n, S6_WINDOW, phase),
+      formula: `(⌈N/L⌉ − 1)·W − φ = ${Math.ceil(n / l) - 1}·${w} ms − φ = ${fmtS(fixedWindowMinimumMs(n, windowLimit))} − φ`,
+      minimumMs: (phase: number) => fixedWindowMinimumMs(n, windowLimit, phase),
       alignMs: w,
     },
     'sliding-log': {
-      formula: `(⌈N/L⌉ − 1)·W = ${Math.ceil(n / l) - 1}·${w} ms = ${fmtS(slidingLogMinimumMs(n, S6_WINDOW))}`,
-      minimumMs: () => slidingLogMinimumMs(n, S6_WINDOW),
+      formula: `(⌈N/L⌉ − 1)·W = ${Math.ceil(n / l) - 1}·${w} ms = ${fmtS(slidingLogMinimumMs(n, windowLimit))}`,
+      minimumMs: () => slidingLogMinimumMs(n, windowLimit),
       alignMs: undefined,
     },
     'sliding-window-counter': {
-      formula: `(W − φ) + q·W + (r − 1)·W/(L − 1) (see below) = ${fmtS(slidingWindowCounterMinimumMs(n, S6_WINDOW))} − φ`,
-      minimumMs: (phase: number) => slidingWindowCounterMinimumMs(n, S6_WINDOW, phase),
+      formula: `(W − φ) + q·W + (r − 1)·W/(L − 1) (see below) = ${fmtS(slidingWindowCounterMinimumMs(n, windowLimit))} − φ`,
+      minimumMs: (phase: number) => slidingWindowCounterMinimumMs(n, windowLimit, phase),
       alignMs: w,
     },
   }[algorithm];
   return {
     ...base,
     ...shape,
-    label: `headway ${algorithm} ${l}/${w} ms`,
-    known: bucketReading(S6_WINDOW),
+    label: `headway ${algorithm} ${l}/${w % 1000 === 0 ? `${w / 1000} s` : `${w} ms`}`,
+    known: bucketReading(windowLimit),
     maxRefused: l,
+    ...(algorithm === 'fixed-window' && dialect === 'x-ratelimit' && 1000 % w === 0
+      ? {
+          noProbeFloorMs: (at: number, offset: number) =>
+            epochResetNoProbeFloorMs(n, windowLimit, at, offset),
+        }
+      : {}),
     start: () => startServer({ port: 0, algorithm, headers: dialect, burst: l, windowMs: w }),
   };
+}
+
+/**
+ * A fixed window of L per W ≤ 1 s (W dividing 1 s) aligned to the server's monotonic clock, its
+ * reset stated as the epoch second after the window's end (rounded up). A client that never sends
+ * before a stated reset spends the first window at t0, and every later window at a stated reset:
+ * the first reset R0 = ⌈end of the first window⌉ (epoch), then one window at each whole second
+ * after it (whatever window is open then ends within a second, and says R0 + 1 s, + 2 s …). So
+ * floor = (R0 − t0) + (⌈N/L⌉ − 2)·1 s.
+ */
+export function epochResetNoProbeFloorMs(
+  n: number,
+  { limit, windowMs }: WindowLimit,
+  startedAt: number,
+  wallOffsetMs: number,
+): number {
+  const firstEnd = (Math.floor(startedAt / windowMs) + 1) * windowMs;
+  const firstReset = Math.ceil((firstEnd + wallOffsetMs) / 1000) * 1000 - wallOffsetMs;
+  return firstReset - startedAt + Math.max(0, Math.ceil(n / limit) - 2) * 1000;
 }
 
 /** A fixed window per client that starts at its first hit (the third-party limiters). */

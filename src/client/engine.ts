@@ -8,7 +8,7 @@
  */
 
 import { fullJitter } from '../core/backoff.js';
-import { defaultBurst } from '../core/token-bucket.js';
+import { defaultBurst } from '../core/limit.js';
 import type { CallFacts } from '../errors.js';
 import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';

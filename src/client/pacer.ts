@@ -14,7 +14,8 @@
  *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
  *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
  *   above and follows the server's `remaining` downwards; the server's tracks still govern a
- *   configured key once its counters contradict a bucket (a window).
+ *   configured key once its counters contradict a bucket (a window), and a window of known length
+ *   replaces the bucket, bounded by the configured rate (`rate × window` at once at most).
  * - **Costs** ({@link ./cost.ts}): a call costs units in every window, `requests` and `tokens`
  *   alike; a unit the call's cost leaves out costs what {@link LearnedCosts} has learned. Each
  *   window's track is booked, synced and asked in its own unit: a call leaves when all allow it.
@@ -38,6 +39,7 @@ import {
   trackDelay,
   trackGovernsConfigured,
   trackObserve,
+  trackReplacesConfigured,
   trackSent,
   trackSnapshot,
 } from './models/index.js';
@@ -221,7 +223,7 @@ export class Pacer {
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
     const requests = this.#costIn(cost, REQUESTS);
     const units = this.#inFlightIn(REQUESTS);
-    let ms = this.#configured ? bucketModel.delay(this.#configured, requests, now, units) : 0;
+    let ms = this.#configuredPaces() ? bucketModel.delay(this.#configured!, requests, now, units) : 0;
     let window: string | null = null;
     for (const { unit, track } of this.#tracks) {
       if (!this.#governs(unit, track)) continue;
@@ -255,6 +257,17 @@ export class Pacer {
   /** A configured bucket paces requests itself: a request track governs it only once it contradicted a bucket. */
   #governs(unit: string, track: Track): boolean {
     return !this.#configured || unit !== REQUESTS || trackGovernsConfigured(track);
+  }
+
+  /**
+   * The configured bucket paces requests, unless a request window of known length governs and
+   * bounds itself by the configured rate: then the server's word (a window's quota at once) wins.
+   */
+  #configuredPaces(): boolean {
+    if (!this.#configured) return false;
+    for (const { unit, track } of this.#tracks)
+      if (unit === REQUESTS && trackReplacesConfigured(track)) return false;
+    return true;
   }
 
   /** True once some model knows how many units may go. */
@@ -374,7 +387,8 @@ export class Pacer {
       if (window.remaining === null) continue;
       counted++;
       if (!this.#tracks.some(followsWindow, window)) {
-        const track = newTrack(trackId(window), now, { spread: this.#options.spread });
+        const options = { spread: this.#options.spread, maxRate: this.#options.rate };
+        const track = newTrack(trackId(window), now, options);
         this.#tracks.push({ unit: window.unit, name: window.name, track });
       }
       if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
@@ -448,6 +462,7 @@ export class Pacer {
     }
     if (
       this.#configured &&
+      this.#configuredPaces() &&
       (binding === null || bucketModel.delay(this.#configured, 1, now, units) >= bindingMs)
     )
       return { ...bucketModel.snapshot(this.#configured, now, units), unit: REQUESTS, costs };

@@ -15,8 +15,9 @@
  * timeout (or this module's 1 s deadline).
  */
 import type { Clock } from '../core/clock.js';
+import { type BucketConfig, windowOf } from '../core/limit.js';
 import { withTimeout } from '../core/timeout.js';
-import type { BucketConfig, BucketState } from '../core/token-bucket.js';
+import type { BucketState } from '../core/token-bucket.js';
 import { reserve } from '../core/token-bucket.js';
 import { StoreTimeoutError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
@@ -56,11 +57,9 @@ function bookingFor(figures: QuotaFigures, expectedWorkers: number): Booking {
   // Bookings are spaced at the rate with almost no burst, so the server's bucket stays near full
   // and absorbs requests that reach it closer together than they were booked (network and
   // scheduling jitter across processes). "rate/s with a burst of C" is C units per C/rate seconds.
-  const capacity = Math.min(SHARED_BOOKING_BURST, burst);
   const limit: StoreLimit = {
     algorithm: 'token-bucket',
-    limit: capacity,
-    windowMs: (capacity / rate) * 1000,
+    ...windowOf({ rate, burst: Math.min(SHARED_BOOKING_BURST, burst) }),
   };
   // In flight, requests escape the spacing: a stalled server (or network) lets them pile up and a
   // full server bucket cannot bank refill for them. The fleet keeps at most the burst minus a margin
@@ -70,7 +69,7 @@ function bookingFor(figures: QuotaFigures, expectedWorkers: number): Booking {
   return {
     figures,
     limit,
-    fallbackConfig: { capacity: Math.max(1, burst / share), refillPerSecond: rate / share },
+    fallbackConfig: { rate: rate / share, burst: Math.max(1, burst / share) },
     inFlightShare: Math.max(1, Math.floor((burst - margin) / share)),
   };
 }
@@ -220,7 +219,7 @@ export class SharedQuota {
     );
     if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
     const config = booking.fallbackConfig;
-    const booked = reserve(this.#fallback, config, this.#clock.now(), Math.min(cost, config.capacity));
+    const booked = reserve(this.#fallback, config, this.#clock.now(), Math.min(cost, config.burst));
     this.#fallback = booked.state;
     return { gateMs: 0, waitMs: booked.waitMs };
   }

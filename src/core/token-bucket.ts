@@ -1,18 +1,12 @@
 /**
- * Token bucket as pure functions over `{ tokens, updatedAt }`. Refill is lazy (computed from the
- * time passed in, no timers), clamped to `capacity`, keeps fractional tokens, and a clock that
- * steps back never removes tokens. The server *takes* (allow or refuse with the exact wait); the
- * client *reserves* (books the tokens now and learns exactly how long to wait).
+ * Token bucket as pure functions over `{ tokens, updatedAt }`, of a bucket stated as
+ * `{ rate, burst }` (see `./limit.ts`). Refill is lazy (computed from the time passed in, no
+ * timers), clamped to `burst`, keeps fractional tokens, and a clock that steps back never removes
+ * tokens. The server *takes* (allow or refuse with the exact wait); the client *reserves* (books
+ * the tokens now and learns exactly how long to wait).
  */
 import { checkCost } from './algorithms/cost.js';
-
-/** The shape of a bucket. */
-export interface BucketConfig {
-  /** Most tokens the bucket holds: the burst. */
-  capacity: number;
-  /** Tokens added per second: the sustained rate. */
-  refillPerSecond: number;
-}
+import type { BucketConfig } from './limit.js';
 
 /** A bucket's state. `tokens` may be negative after reservations (tokens owed). */
 export interface BucketState {
@@ -42,60 +36,56 @@ export interface Reservation {
   waitMs: number;
 }
 
-/** The burst of a bucket whose burst is not given: one second of its rate, at least one unit. */
-export function defaultBurst(rate: number): number {
-  return Math.max(1, rate);
-}
-
 /** Floating-point slack when comparing token counts, so `take` at the computed time succeeds. */
 const EPSILON = 1e-9;
 
 /** A full bucket at time `now`. */
 export function fullBucket(config: BucketConfig, now: number): BucketState {
-  return { tokens: config.capacity, updatedAt: now };
+  return { tokens: config.burst, updatedAt: now };
 }
 
 /**
- * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to `capacity`; a clock that
+ * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to `burst`; a clock that
  * stepped back (or did not move) changes nothing. The one refill formula.
  */
-function tokensAt(
-  tokens: number,
-  updatedAt: number,
-  capacity: number,
-  perSecond: number,
-  at: number,
-): number {
-  if (!(at > updatedAt) || tokens >= capacity) return tokens;
-  return Math.min(capacity, tokens + ((at - updatedAt) * perSecond) / 1000);
+function tokensAt(tokens: number, updatedAt: number, burst: number, rate: number, at: number): number {
+  if (!(at > updatedAt) || tokens >= burst) return tokens;
+  return Math.min(burst, tokens + ((at - updatedAt) * rate) / 1000);
 }
 
-/** The state at `now`: refilled lazily and clamped to capacity; a clock that stepped back changes nothing. */
+/** The state at `now`: refilled lazily and clamped to burst; a clock that stepped back changes nothing. */
 export function refill(state: BucketState, config: BucketConfig, now: number): BucketState {
   if (!(now > state.updatedAt)) return state;
-  const tokens = tokensAt(state.tokens, state.updatedAt, config.capacity, config.refillPerSecond, now);
+  const tokens = tokensAt(state.tokens, state.updatedAt, config.burst, config.rate, now);
   return { tokens, updatedAt: now };
 }
 
+let seededRate = Number.NaN;
+let seededMsPerToken = Number.NaN;
+/** `1000 / rate`, kept for the last rate seen (a division is the slowest step of a take's arithmetic). */
+function msPerToken(rate: number): number {
+  if (rate !== seededRate) {
+    seededRate = rate;
+    seededMsPerToken = 1000 / rate;
+  }
+  return seededMsPerToken;
+}
+
 /** Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost` (0 if it already does). */
-function msUntilTokens(
-  tokens: number,
-  updatedAt: number,
-  capacity: number,
-  perSecond: number,
-  cost: number,
-): number {
+function msUntilTokens(tokens: number, updatedAt: number, burst: number, rate: number, cost: number): number {
   const need = cost - EPSILON;
   if (tokens >= need) return 0;
-  let ms = Math.ceil(((cost - tokens) * 1000) / perSecond);
-  while (ms > 1 && tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + (ms - 1)) >= need) ms--;
-  while (tokensAt(tokens, updatedAt, capacity, perSecond, updatedAt + ms) < need) ms++;
+  // The estimate only seeds the search, whose answer is the first whole ms the refill formula
+  // itself admits from any seed: so the seed may use a reciprocal kept from the last call.
+  let ms = Math.ceil((cost - tokens) * msPerToken(rate));
+  while (ms > 1 && tokensAt(tokens, updatedAt, burst, rate, updatedAt + (ms - 1)) >= need) ms--;
+  while (tokensAt(tokens, updatedAt, burst, rate, updatedAt + ms) < need) ms++;
   return ms;
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
 export function msUntil(state: BucketState, config: BucketConfig, cost: number): number {
-  return msUntilTokens(state.tokens, state.updatedAt, config.capacity, config.refillPerSecond, cost);
+  return msUntilTokens(state.tokens, state.updatedAt, config.burst, config.rate, cost);
 }
 
 /** What {@link takeInPlace} decides (a server `Decision` is one), written into the caller's object. */
@@ -114,15 +104,15 @@ export interface TakeOutcome {
 export function takeInPlace(
   state: Float64Array,
   at: number,
-  capacity: number,
-  perSecond: number,
+  burst: number,
+  rate: number,
   now: number,
   cost: number,
   out: TakeOutcome,
 ): void {
-  checkCost(cost, capacity);
+  checkCost(cost, burst);
   const updatedAt = state[at + 1]!;
-  const current = tokensAt(state[at]!, updatedAt, capacity, perSecond, now);
+  const current = tokensAt(state[at]!, updatedAt, burst, rate, now);
   const stamp = Math.max(now, updatedAt);
   const allowed = current >= cost - EPSILON;
   const left = allowed ? Math.max(0, current - cost) : current;
@@ -130,8 +120,8 @@ export function takeInPlace(
   state[at + 1] = stamp;
   out.allowed = allowed;
   out.remaining = Math.max(0, Math.floor(left + EPSILON));
-  out.retryAfterMs = allowed ? 0 : msUntilTokens(current, stamp, capacity, perSecond, cost);
-  out.resetMs = msUntilTokens(left, stamp, capacity, perSecond, capacity);
+  out.retryAfterMs = allowed ? 0 : msUntilTokens(current, stamp, burst, rate, cost);
+  out.resetMs = msUntilTokens(left, stamp, burst, rate, burst);
 }
 
 /** {@link take} over the state's two numbers: `tokens` as of `updatedAt`. Allocates only its result. */
@@ -144,7 +134,7 @@ export function takeTokens(
 ): TakeResult {
   const state = new Float64Array([tokens, updatedAt]);
   const out: TakeOutcome = { allowed: false, remaining: 0, retryAfterMs: 0, resetMs: 0 };
-  takeInPlace(state, 0, config.capacity, config.refillPerSecond, now, cost, out);
+  takeInPlace(state, 0, config.burst, config.rate, now, cost, out);
   return { ...out, state: { tokens: state[0]!, updatedAt: state[1]! } };
 }
 
@@ -158,7 +148,7 @@ export function take(state: BucketState, config: BucketConfig, now: number, cost
  * they are. Calls queue fairly: each reservation waits behind the tokens already owed.
  */
 export function reserve(state: BucketState, config: BucketConfig, now: number, cost = 1): Reservation {
-  checkCost(cost, config.capacity);
+  checkCost(cost, config.burst);
   const current = refill(state, config, now);
   const waitMs = msUntil(current, config, cost);
   return { state: { tokens: current.tokens - cost, updatedAt: current.updatedAt }, waitMs };

@@ -3,10 +3,9 @@ import { algorithmNames } from '../core/algorithms/names.js';
 import { oneOf, positive } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import type { Decision, StoreLimit } from '../stores/store.js';
-import type { Batcher } from './batcher.js';
+import type { BatchDecoder, Batcher } from './batcher.js';
 import { redisKey, validateKey } from './keys.js';
 import type { RedisScriptClient } from './redis-client.js';
-import { numbers } from './reply.js';
 import { algorithmScripts } from './scripts/index.js';
 
 /** Where and how a store runs its scripts. */
@@ -42,57 +41,59 @@ function keysOf(target: ScriptTarget, key: string, suffixes: readonly string[]):
   return suffixes.map((suffix) => redisKey(target.prefix, key, suffix));
 }
 
-/** Validates the call, then runs the algorithm's script once in `mode`; returns its numeric reply. */
-async function runScript(
+/**
+ * Validates the call, then runs the algorithm's script once in `mode` (batched with the other
+ * calls of this turn); resolves with `decode` of its `width` values.
+ */
+async function runScript<T>(
   target: ScriptTarget,
   key: string,
   limit: StoreLimit,
   cost: number,
   mode: 'take' | 'reserve',
-  replyLength: number,
-): Promise<number[]> {
+  width: number,
+  decode: BatchDecoder<T>,
+): Promise<T> {
   validateKey(key);
   checkLimit(limit);
   checkCost(cost, limit.limit);
   const spec = algorithmScripts[limit.algorithm];
   if (mode === 'reserve' && !spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
-  const reply = await target.batcher.run(spec.script, key, keysOf(target, key, spec.keys), [
-    limit.limit,
-    limit.windowMs,
-    cost,
-    mode,
-  ]);
-  return numbers(reply, replyLength, key);
+  return target.batcher.run(
+    spec.script,
+    key,
+    keysOf(target, key, spec.keys),
+    [limit.limit, limit.windowMs, cost, mode],
+    width,
+    decode,
+  );
 }
 
 /** Server face: one atomic take on Redis, with the Redis time it happened at. */
-export async function takeOnRedis(
+export function takeOnRedis(
   target: ScriptTarget,
   key: string,
   limit: StoreLimit,
   cost: number,
 ): Promise<TimedDecision> {
-  const [allowed, remaining, resetMs, retryAfterMs, now] = (await runScript(
-    target,
-    key,
-    limit,
-    cost,
-    'take',
-    5,
-  )) as [number, number, number, number, number];
-  return {
-    decision: { allowed: allowed === 1, limit: limit.limit, remaining, resetMs, retryAfterMs },
+  return runScript(target, key, limit, cost, 'take', 4, (reply, at, now) => ({
+    decision: {
+      allowed: reply[at] === 1,
+      limit: limit.limit,
+      remaining: reply[at + 1]!,
+      resetMs: reply[at + 2]!,
+      retryAfterMs: reply[at + 3]!,
+    },
     now,
-  };
+  }));
 }
 
 /** Client face: one atomic reservation on Redis (token bucket or GCRA), with its Redis time. */
-export async function reserveOnRedis(
+export function reserveOnRedis(
   target: ScriptTarget,
   key: string,
   limit: StoreLimit,
   cost: number,
 ): Promise<TimedReservation> {
-  const [waitMs, now] = (await runScript(target, key, limit, cost, 'reserve', 2)) as [number, number];
-  return { waitMs, now };
+  return runScript(target, key, limit, cost, 'reserve', 1, (reply, at, now) => ({ waitMs: reply[at]!, now }));
 }

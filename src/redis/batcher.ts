@@ -1,17 +1,22 @@
 import { StoreError, StoreTimeoutError } from '../errors.js';
-import { batchScript } from './batch-script.js';
 import { evalScript } from './eval-script.js';
 import type { LuaScript } from './lua-script.js';
 import type { RedisScriptClient } from './redis-client.js';
+import { batchTime } from './reply.js';
 
 /** Most calls sent in one batch. */
 const MOST_PER_BATCH = 128;
+
+/** Reads one call's values from a batch reply: `width` integers from `at`, and the run's Redis time. */
+export type BatchDecoder<T> = (reply: readonly number[], at: number, now: number) => T;
 
 interface Call {
   key: string;
   keys: readonly string[];
   args: readonly (string | number)[];
-  resolve(reply: unknown): void;
+  /** How many integers of the batch reply are this call's. */
+  width: number;
+  settle(reply: readonly number[], at: number, now: number): void;
   reject(error: unknown): void;
 }
 
@@ -20,15 +25,15 @@ type Pending = Map<LuaScript, Map<string, Call[]>>;
 
 /**
  * One round trip per turn of the event loop: script calls made in the same turn are sent together
- * as one `EVALSHA` of the script's batch form (a lone call as itself). On a Redis Cluster
- * (`client.isCluster`) only calls of the same limit key are batched, since their keys share one
- * hash slot; elsewhere any calls are. Each call still settles on its own: its reply, or the batch's
- * `StoreTimeoutError`/`StoreError` under its own key.
+ * as one `EVALSHA` of the script's batch form (`batchScript`), in which calls on the same key
+ * read and write its state once. On a Redis Cluster (`client.isCluster`) only calls of the same
+ * limit key are batched, since their keys share one hash slot; elsewhere any calls are. Each call
+ * still settles on its own: its values, or the batch's `StoreTimeoutError`/`StoreError` under its
+ * own key. One timer per batch bounds the wait.
  */
 export class Batcher {
   #pending: Pending = new Map();
   #scheduled = false;
-  readonly #batches = new Map<LuaScript, LuaScript>();
   readonly #perKey: boolean;
 
   constructor(
@@ -38,22 +43,34 @@ export class Batcher {
     this.#perKey = (client as { isCluster?: boolean }).isCluster === true;
   }
 
-  /** Runs `script` with `keys` and the four `args` of one call, batched with others of this turn. */
-  run(
+  /**
+   * Runs the batch-form `script` for one call (`keys`, its `args`: limit, windowMs, cost, mode)
+   * with the others of this turn; resolves with `decode` of its `width` values of the reply.
+   */
+  run<T>(
     script: LuaScript,
     key: string,
     keys: readonly string[],
     args: readonly (string | number)[],
-  ): Promise<unknown> {
-    return new Promise((resolve, reject) => {
+    width: number,
+    decode: BatchDecoder<T>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       let groups = this.#pending.get(script);
       if (!groups) {
         groups = new Map();
         this.#pending.set(script, groups);
       }
       const group = this.#perKey ? key : '';
+      const call: Call = {
+        key,
+        keys,
+        args,
+        width,
+        settle: (reply, at, now) => resolve(decode(reply, at, now)),
+        reject,
+      };
       const calls = groups.get(group);
-      const call = { key, keys, args, resolve, reject };
       if (calls) calls.push(call);
       else groups.set(group, [call]);
       if (!this.#scheduled) {
@@ -70,33 +87,43 @@ export class Batcher {
     for (const [script, groups] of pending)
       for (const calls of groups.values())
         for (let i = 0; i < calls.length; i += MOST_PER_BATCH)
-          this.#send(script, calls.slice(i, i + MOST_PER_BATCH));
+          this.#send(script, calls.length <= MOST_PER_BATCH ? calls : calls.slice(i, i + MOST_PER_BATCH));
   }
 
   #send(script: LuaScript, calls: Call[]): void {
-    const [first] = calls;
-    if (calls.length === 1) {
-      evalScript(this.client, script, first!.keys, first!.args, this.timeoutMs, first!.key).then(
-        first!.resolve,
-        first!.reject,
-      );
-      return;
+    const keys: string[] = [];
+    const args: (string | number)[] = [calls[0]!.keys.length];
+    let width = 0;
+    // Consecutive calls of one limit, window and mode share them: `limit, windowMs, mode, count`.
+    let run: readonly (string | number)[] | undefined;
+    let countAt = 0;
+    for (const call of calls) {
+      for (const k of call.keys) keys.push(k);
+      const own = call.args;
+      if (run === undefined || run[0] !== own[0] || run[1] !== own[1] || run[3] !== own[3]) {
+        run = own;
+        args.push(own[0]!, own[1]!, own[3]!, 0);
+        countAt = args.length - 1;
+      }
+      args[countAt] = (args[countAt] as number) + 1;
+      args.push(own[2]!);
+      width += call.width;
     }
-    let batch = this.#batches.get(script);
-    if (!batch) {
-      batch = batchScript(script);
-      this.#batches.set(script, batch);
-    }
-    const keys = calls.flatMap((call) => call.keys);
-    const args = [first!.keys.length, ...calls.flatMap((call) => call.args)];
-    evalScript(this.client, batch, keys, args, this.timeoutMs, first!.key).then(
+    evalScript(this.client, script, keys, args, this.timeoutMs, calls[0]!.key).then(
       (reply) => {
-        if (!Array.isArray(reply) || reply.length !== calls.length) {
-          const error = new TypeError(`Unexpected reply from a Headway Redis batch: ${String(reply)}`);
+        let now: number;
+        try {
+          now = batchTime(reply, width);
+        } catch (error) {
           for (const call of calls) call.reject(new StoreError(call.key, error));
           return;
         }
-        for (let i = 0; i < calls.length; i++) calls[i]!.resolve(reply[i]);
+        const values = reply as number[];
+        let at = 0;
+        for (const call of calls) {
+          call.settle(values, at, now);
+          at += call.width;
+        }
       },
       (error: unknown) => {
         for (const call of calls)

@@ -47,8 +47,9 @@ function validateClient(client: unknown): RedisScriptClient {
 /**
  * A {@link RateLimitStore} on Redis: one quota shared atomically by every process that uses the
  * same Redis (and prefix), for both faces. Each operation is one Lua script run in one round trip
- * (`EVALSHA`, `EVAL` on `NOSCRIPT`), and the takes and reservations made in one turn of the event
- * loop share one round trip and one script run (on a Cluster, those of the same key), time comes from Redis `TIME` (the store takes no clock), keys
+ * (`EVALSHA`, `EVAL` on `NOSCRIPT`); the takes and reservations made in one turn of the event
+ * loop share one round trip and one script run (on a Cluster, those of the same key), which reads
+ * and writes a key they share once. Time comes from Redis `TIME` (the store takes no clock), keys
  * carry a `{key}` hash tag (Redis Cluster) and expire once they equal a fresh key.
  *
  * @example

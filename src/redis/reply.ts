@@ -8,3 +8,18 @@ export function numbers(reply: unknown, count: number, key: string): number[] {
   }
   throw new StoreError(key, new TypeError(`Unexpected reply from a Headway Redis script: ${String(reply)}`));
 }
+
+/**
+ * Reads a batch script's flat reply: `count` integers (every call's values in order), then the
+ * Redis time of the run as a `%.17g` string. Returns that time in ms, or throws a `TypeError`
+ * naming the reply when it has another shape.
+ */
+export function batchTime(reply: unknown, count: number): number {
+  if (Array.isArray(reply) && reply.length === count + 1) {
+    let integers = true;
+    for (let i = 0; i < count; i++) if (typeof reply[i] !== 'number') integers = false;
+    const now = Number(reply[count]);
+    if (integers && Number.isFinite(now)) return now;
+  }
+  throw new TypeError(`Unexpected reply from a Headway Redis batch: ${String(reply)}`);
+}

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import { Generations } from '../core/generations.js';
 
 /** Counters of one key. */
@@ -37,18 +38,22 @@ export class MetricsRecorder {
   #keys: Generations<KeyMetrics>;
   #refusedAt: Generations<number>;
 
-  /** @param maxKeys most keys tracked in each map. @param windowMs the `refusedKeys` window. */
+  /**
+   * @param maxKeys most keys tracked in each map. @param windowMs the `refusedKeys` window.
+   * @param clock when refusals happen (read only for refusals and snapshots).
+   */
   constructor(
     maxKeys: number,
     readonly windowMs: number,
+    readonly clock: Clock,
   ) {
     const generation = Math.max(1, Math.floor(maxKeys / 2));
     this.#keys = new Generations(generation);
     this.#refusedAt = new Generations(generation);
   }
 
-  /** Counts one decision for `key` at `now`. */
-  record(key: string, kind: MetricKind, now: number): void {
+  /** Counts one decision for `key`, now. */
+  record(key: string, kind: MetricKind): void {
     this.#totals[kind]++;
     let entry = this.#keys.get(key);
     if (!entry) {
@@ -56,7 +61,7 @@ export class MetricsRecorder {
       this.#keys.set(key, entry);
     }
     entry[kind]++;
-    if (kind !== 'allowed') this.#refusedAt.set(key, now);
+    if (kind !== 'allowed') this.#refusedAt.set(key, this.clock.now());
   }
 
   /** Counts one failed or timed-out store call. */
@@ -64,8 +69,9 @@ export class MetricsRecorder {
     this.#totals.storeErrors++;
   }
 
-  /** The counters as of `now`. */
-  snapshot(now: number): RateLimitMetrics {
+  /** The counters as of now. */
+  snapshot(): RateLimitMetrics {
+    const now = this.clock.now();
     let refusedKeys = 0;
     for (const [, at] of this.#refusedAt.entries()) if (now - at < this.windowMs) refusedKeys++;
     const keys = [...this.#keys.entries()].map(([, entry]) => ({ ...entry }));

@@ -1,11 +1,11 @@
-import { defaultBurst } from '../core/token-bucket.js';
+import { defaultBurst, windowOf } from '../core/limit.js';
 import { invalid, positive } from '../core/validate.js';
 import { InvalidOptionError } from '../errors.js';
 import type { AlgorithmName, StoreLimit } from '../stores/store.js';
 
 /**
  * A quota tier. Give either `limit` per `windowMs`, or a sustained `rate` per second with a
- * `burst` (bucket algorithms read it naturally; window algorithms get `burst` per `burst / rate` s).
+ * `burst`; every algorithm reads both (the rule: `src/core/limit.ts`).
  */
 export interface Policy {
   /** Units per window (window algorithms) or the burst (bucket algorithms). */
@@ -64,7 +64,7 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
     return {
       name,
       failClosed: policy.failClosed === true,
-      limit: { algorithm, limit: burst, windowMs: (burst * 1000) / rate },
+      limit: { algorithm, ...windowOf({ rate, burst }) },
     };
   }
   const limit = withHint(block, () => positive(`${where}.limit`, policy.limit));

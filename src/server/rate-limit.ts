@@ -26,17 +26,19 @@ export type Maybe<T> = T | Promise<T>;
 export const isPromise = <T>(value: Maybe<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
 
+/** `check`, answering without a promise when it can (see {@link deciderOf}). */
+export type Decider = (request: LimitRequest, info: ClientInfo) => Maybe<LimitOutcome>;
+
 /** The synchronous-when-possible `check` of each limiter `rateLimit` made (adapters use it). */
-const deciders = new WeakMap<RateLimiter, (request: LimitRequest, info: ClientInfo) => Maybe<LimitOutcome>>();
+const deciders = new WeakMap<RateLimiter, Decider>();
 
 /**
- * `limiter.check(request, info)`, but without a promise when the limiter could decide at once
- * (key, policy and cost synchronous, an in-process store): what the adapters call. It may throw
- * where `check` would reject.
+ * `limiter.check`, but without a promise when the limiter could decide at once (key, policy and
+ * cost synchronous, an in-process store): what the adapters call, looked up once per adapter. It
+ * may throw where `check` would reject. A limiter not made by `rateLimit` gets its own `check`.
  */
-export function decide(limiter: RateLimiter, request: LimitRequest, info: ClientInfo): Maybe<LimitOutcome> {
-  const now = deciders.get(limiter);
-  return now ? now(request, info) : limiter.check(request, info);
+export function deciderOf(limiter: RateLimiter): Decider {
+  return deciders.get(limiter) ?? ((request, info) => limiter.check(request, info));
 }
 
 /**
@@ -51,7 +53,7 @@ export function decide(limiter: RateLimiter, request: LimitRequest, info: Client
  */
 export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
   const o = validateOptions(options);
-  const metrics = new MetricsRecorder(o.metricsMaxKeys, o.metricsWindowMs);
+  const metrics = new MetricsRecorder(o.metricsMaxKeys, o.metricsWindowMs, o.clock);
   const resolved = new WeakMap<Policy, ResolvedPolicy>();
   const keyOf = o.key ?? defaultKeyOf(o);
   const answer = answerOf(o);
@@ -77,8 +79,7 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
     const wouldRefuse = decision !== undefined && !decision.allowed;
     const failClosed = !decision && !observe && (policy.failClosed || o.onStoreError === 'closed');
     const status = failClosed ? 503 : wouldRefuse && !observe ? 429 : 200;
-    if (decision)
-      metrics.record(key, decision.allowed ? 'allowed' : observe ? 'wouldRefuse' : 'refused', o.clock.now());
+    if (decision) metrics.record(key, decision.allowed ? 'allowed' : observe ? 'wouldRefuse' : 'refused');
     const { headers, body } = answer(policy, decision, status);
     const outcome: LimitOutcome = {
       allowed: status === 200,
@@ -139,7 +140,7 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
     async check(request, info = {}) {
       return decideNow(request, info);
     },
-    metrics: () => metrics.snapshot(o.clock.now()),
+    metrics: () => metrics.snapshot(),
   };
   deciders.set(limiter, decideNow);
   return limiter;

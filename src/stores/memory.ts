@@ -196,12 +196,12 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
 
   /**
    * `takeNow` of an algorithm deciding in place: on the slab entry itself when the current
-   * generation holds the key, else on a scratch copy (a fresh key, or one from the previous
-   * generation) that then moves into the current generation. One object per decision: the answer.
+   * generation holds the key, else {@link takeMoving}. One object per decision: the answer. (Kept
+   * small, so V8 inlines the algorithm's arithmetic into it.)
    */
   const takeInPlace = (inPlace: InPlaceTake, key: string, limit: StoreLimit, cost: number): Decision => {
     const now = steady();
-    tick(now);
+    if (sweeper !== undefined || now - rotatedAt >= idleMs) tick(now);
     const width = inPlace.width + 1;
     const decision = blankDecision(limit.limit);
     const held = current.index.get(key);
@@ -211,6 +211,24 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       slab[at] = now + inPlace.take(slab, at + 1, false, limit, now, cost, decision);
       return decision;
     }
+    return takeMoving(inPlace, key, limit, cost, now, held, decision);
+  };
+
+  /**
+   * {@link takeInPlace} of a key the current generation does not hold in this width (a fresh key,
+   * one from the previous generation, or one an algorithm of another width used): decided on a
+   * scratch copy that then moves into the current generation.
+   */
+  const takeMoving = (
+    inPlace: InPlaceTake,
+    key: string,
+    limit: StoreLimit,
+    cost: number,
+    now: number,
+    held: number | number[] | undefined,
+    decision: Decision,
+  ): Decision => {
+    const width = inPlace.width + 1;
     const from = held === undefined ? previous : current;
     const old = held ?? previous.index.get(key);
     const fresh = !(typeof old === 'number' && (old & 3) + 1 === width);

@@ -9,9 +9,10 @@ import type { AlgorithmName } from '../core/algorithms/names.js';
 export type { AlgorithmName };
 
 /**
- * A limit as a store applies it: `limit` units per `windowMs`.
+ * A limit as a store applies it: `limit` units per `windowMs`, the one form stores hold (how a
+ * `rate`/`burst` maps onto it is written once, in `src/core/limit.ts`).
  * - window algorithms: at most `limit` units per window of `windowMs`;
- * - token bucket: capacity (burst) `limit`, refilled at `limit / windowMs` units per ms;
+ * - token bucket: burst `limit`, rate `limit · 1000 / windowMs` units per second;
  * - GCRA: burst `limit`, one unit every `windowMs / limit` ms.
  * So "200/s with a burst of 20" is `{ limit: 20, windowMs: 100 }`.
  */

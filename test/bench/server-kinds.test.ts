@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bucketAndWindowMinimumMs,
   bucketMinimumMs,
+  epochResetNoProbeFloorMs,
   fixedWindowMinimumMs,
   slidingLogMinimumMs,
   slidingWindowCounterMinimumMs,
@@ -83,5 +84,46 @@ describe('S6 minima match a greedy client against the real algorithms', () => {
       { algorithm: 'fixed-window', policy: long },
     ]);
     expect(Math.abs(simulated - bucketAndWindowMinimumMs(n, bucket, long))).toBeLessThanOrEqual(1);
+  });
+});
+
+/**
+ * A client that never sends before a stated reset, against the real fixed window whose reset is
+ * stated as the epoch second after the window's end (`headway serve --headers x-ratelimit`): it
+ * spends what is left at once, then waits for the reset the last admission stated. Returns the
+ * time of the N-th admission, from the first request.
+ */
+function noProbeMs(n: number, windowMs: number, startMs: number, wallOffsetMs: number): number {
+  const limit = resolvePolicy({ limit: 100, windowMs }, 'fixed-window').limit;
+  let state: AlgorithmState;
+  let now = startMs;
+  let last = startMs;
+  let resetAt = startMs;
+  for (let sent = 0; sent < n; ) {
+    const take = algorithms['fixed-window'].take(state, limit, now, 1);
+    if (take.decision.allowed) {
+      state = take.state;
+      sent++;
+      last = now;
+      resetAt = Math.ceil((now + take.decision.resetMs + wallOffsetMs) / 1000) * 1000 - wallOffsetMs;
+    } else now = resetAt;
+  }
+  return last - startMs;
+}
+
+describe('the no-probe floor of a window whose reset is stated in whole epoch seconds', () => {
+  it.each([
+    [500, 0],
+    [500, 300],
+    [500, 700],
+    [1000, 0],
+    [1000, 250],
+    [1000, 999],
+  ])('fixed window of 100 per %i ms, epoch − monotonic = %i ms (mod 1 s)', (windowMs, offset) => {
+    // The first request 1 ms into a window, as S6 starts such runs.
+    const start = 20 * windowMs + 1;
+    expect(noProbeMs(1000, windowMs, start, offset)).toBe(
+      epochResetNoProbeFloorMs(1000, { limit: 100, windowMs }, start, offset),
+    );
   });
 });

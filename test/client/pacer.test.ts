@@ -95,6 +95,24 @@ describe('Pacer', () => {
     expect(pacer.delay(1, 36)).toMatchObject({ ms: 21, window: 'requests:w' });
   });
 
+  it('a window of known length replaces the configured bucket: its quota goes at once, bounded by the rate', () => {
+    // Configured 200/s burst 20; the server counts 100 per 500 ms (stated as 200/s).
+    const pacer = new Pacer(options({ rate: 200, burst: 20 }), noSpread, 0);
+    for (let i = 0; i < 30; i++) {
+      roundTrip(pacer, i, 200, { 'ratelimit-policy': '"w";q=200;w=1', ratelimit: `"w";r=${99 - i};t=1` });
+    }
+    // The configured bucket has spent its 20 and refills one unit per 5 ms; the window has 70 left.
+    expect(pacer.snapshot(30)).toMatchObject({ source: 'window', tokens: 70 });
+    expect(pacer.delay(70, 30).ms).toBe(0);
+    // Configured at 100/s instead, the window may hold 50 at once: 20 more now, not 21.
+    const slower = new Pacer(options({ rate: 100, burst: 20 }), noSpread, 0);
+    for (let i = 0; i < 30; i++) {
+      roundTrip(slower, i, 200, { 'ratelimit-policy': '"w";q=200;w=1', ratelimit: `"w";r=${99 - i};t=1` });
+    }
+    expect(slower.delay(20, 30).ms).toBe(0);
+    expect(slower.delay(21, 30).ms).toBeGreaterThan(0);
+  });
+
   it('a shared quota paces the key: the pacer then only gates and counts', () => {
     const pacer = new Pacer(options({ rate: 1, burst: 1, paced: false, maxInFlight: 2 }), noSpread, 0);
     pacer.grant(1, false, 0, 0);

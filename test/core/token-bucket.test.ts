@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BucketConfig, fullBucket, refill, reserve, take } from '../../src/core/token-bucket.js';
+import type { BucketConfig } from '../../src/core/limit.js';
+import { fullBucket, refill, reserve, take } from '../../src/core/token-bucket.js';
 import { InvalidCostError, isHeadwayError } from '../../src/errors.js';
 
-const config: BucketConfig = { capacity: 10, refillPerSecond: 5 };
+const config: BucketConfig = { burst: 10, rate: 5 };
 
 const configArb = fc.record({
-  capacity: fc.integer({ min: 1, max: 200 }),
-  refillPerSecond: fc.double({ min: 0.01, max: 5000, noNaN: true }),
+  burst: fc.integer({ min: 1, max: 200 }),
+  rate: fc.double({ min: 0.01, max: 5000, noNaN: true }),
 });
 
 describe('token bucket', () => {
@@ -25,7 +26,7 @@ describe('token bucket', () => {
     expect(take(state, config, 200).allowed).toBe(true);
   });
 
-  it('refills lazily, keeps fractional tokens and clamps to capacity', () => {
+  it('refills lazily, keeps fractional tokens and clamps to the burst', () => {
     const empty = { tokens: 0, updatedAt: 0 };
     expect(refill(empty, config, 100).tokens).toBeCloseTo(0.5, 12);
     expect(refill(refill(empty, config, 100), config, 300).tokens).toBeCloseTo(1.5, 12);
@@ -40,7 +41,7 @@ describe('token bucket', () => {
     expect(take(state, config, 500).state.tokens).toBeCloseTo(3.25, 12);
   });
 
-  it('takes a cost above 1 and refuses a cost above capacity with a typed error', () => {
+  it('takes a cost above 1 and refuses a cost above the burst with a typed error', () => {
     const r = take(fullBucket(config, 0), config, 0, 7);
     expect(r).toMatchObject({ allowed: true, remaining: 3 });
     expect(take(r.state, config, 0, 7)).toMatchObject({ allowed: false, retryAfterMs: 800 });
@@ -68,7 +69,7 @@ describe('token bucket', () => {
     expect(waits).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200, 400, 600]);
   });
 
-  it('property: over any interval t, admits at most capacity + rate·t', () => {
+  it('property: over any interval t, admits at most burst + rate·t', () => {
     fc.assert(
       fc.property(
         configArb,
@@ -81,7 +82,7 @@ describe('token bucket', () => {
           const admitted: Array<[number, number]> = [];
           for (const [dt, rawCost] of steps) {
             now += dt;
-            const cost = Math.min(rawCost, cfg.capacity);
+            const cost = Math.min(rawCost, cfg.burst);
             const r = take(state, cfg, now, cost);
             state = r.state;
             if (r.allowed) admitted.push([now, cost]);
@@ -91,7 +92,7 @@ describe('token bucket', () => {
             for (let j = i; j < admitted.length; j++) {
               sum += admitted[j]![1];
               const t = (admitted[j]![0] - admitted[i]![0]) / 1000;
-              expect(sum).toBeLessThanOrEqual(cfg.capacity + cfg.refillPerSecond * t + 1e-6);
+              expect(sum).toBeLessThanOrEqual(cfg.burst + cfg.rate * t + 1e-6);
             }
           }
         },
@@ -108,8 +109,8 @@ describe('token bucket', () => {
         fc.integer({ min: 0, max: 10_000 }),
         fc.integer({ min: 1, max: 5 }),
         (cfg, rawTokens, start, rawCost) => {
-          const cost = Math.min(rawCost, cfg.capacity);
-          const state = { tokens: Math.min(rawTokens, cfg.capacity), updatedAt: start };
+          const cost = Math.min(rawCost, cfg.burst);
+          const state = { tokens: Math.min(rawTokens, cfg.burst), updatedAt: start };
           const { waitMs } = reserve(state, cfg, start, cost);
           const refused = take(state, cfg, start, cost);
           expect(refused.retryAfterMs).toBe(waitMs);
@@ -119,5 +120,18 @@ describe('token bucket', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('the waits do not depend on the rate asked about before (the kept reciprocal only seeds the search)', () => {
+    const slow: BucketConfig = { burst: 3, rate: 0.7 };
+    const fast: BucketConfig = { burst: 1000, rate: 123_456.789 };
+    const empty = { tokens: 0.1, updatedAt: 10 };
+    const alone = take(empty, slow, 10);
+    take(empty, fast, 10);
+    const afterFast = take(empty, slow, 10);
+    expect(afterFast).toEqual(alone);
+    expect(alone).toMatchObject({ allowed: false, retryAfterMs: 1286, resetMs: 4143 });
+    expect(take(empty, slow, 10 + 1286).allowed).toBe(true);
+    expect(take(empty, slow, 10 + 1285).allowed).toBe(false);
   });
 });

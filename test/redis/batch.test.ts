@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import type { AlgorithmName, StoreLimit } from '../../src/stores/store.js';
 import { redisUrl, uniquePrefix } from '../support/redis.js';
+import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
 
@@ -64,6 +65,61 @@ describe('redisStore batching', () => {
     },
   );
 
+  it('takes and reservations of one key in one batch (replies of different widths) decide as one by one', async () => {
+    const { wrapped, sent } = counting();
+    const prefix = uniquePrefix('batch-mixed');
+    const store = redisStore({ client: wrapped, prefix });
+    const single = redisStore({ client, prefix: `${prefix}-single` });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 3, windowMs: 60_000 };
+    const plan = ['take', 'reserve', 'take', 'reserve', 'take', 'take'] as const;
+    const run = (s: typeof store, op: (typeof plan)[number]) =>
+      op === 'take'
+        ? s.take('k', limit, 1).then((d) => ({ allowed: d.allowed, remaining: d.remaining }))
+        : s.reserve('k', limit, 1).then((r) => ({ waiting: r.waitMs > 0 }));
+    await store.take('warm', limit, 1);
+    sent.length = 0;
+    const batched = await Promise.all(plan.map((op) => run(store, op)));
+    expect(sent).toHaveLength(1);
+    const oneByOne = [];
+    for (const op of plan) oneByOne.push(await run(single, op));
+    expect(batched).toEqual(oneByOne);
+    expect(batched).toEqual([
+      { allowed: true, remaining: 2 },
+      { waiting: false },
+      { allowed: true, remaining: 0 },
+      { waiting: true },
+      { allowed: false, remaining: 0 },
+      { allowed: false, remaining: 0 },
+    ]);
+  });
+
+  it('calls of different limits in one batch each get their own limit', async () => {
+    const { wrapped, sent } = counting();
+    const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-limits') });
+    const small: StoreLimit = { algorithm: 'token-bucket', limit: 2, windowMs: 60_000 };
+    const large: StoreLimit = { algorithm: 'token-bucket', limit: 10, windowMs: 1000 };
+    await store.take('warm', small, 1);
+    sent.length = 0;
+    const plan: [string, StoreLimit, number][] = [
+      ['s', small, 1],
+      ['l', large, 3],
+      ['l', large, 3],
+      ['s', small, 1],
+      ['s', small, 1],
+      ['l', large, 5],
+    ];
+    const decisions = await Promise.all(plan.map(([key, limit, cost]) => store.take(key, limit, cost)));
+    expect(sent).toHaveLength(1);
+    expect(decisions.map((d) => [d.allowed, d.limit, d.remaining])).toEqual([
+      [true, 2, 1],
+      [true, 10, 7],
+      [true, 10, 4],
+      [true, 2, 0],
+      [false, 2, 0],
+      [false, 10, 4],
+    ]);
+  });
+
   it('on a Cluster batches only calls of the same key (one hash slot)', async () => {
     const { wrapped, sent } = counting(true);
     const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-cluster') });
@@ -90,5 +146,41 @@ describe('redisStore batching', () => {
       ['HEADWAY_STORE_TIMEOUT', 'z'],
     ]);
     expect(errors[0].message).toContain('Raise `commandTimeoutMs`');
+  });
+});
+
+describe('redisStore batch script on Redis', () => {
+  it('reads TIME once and reads and writes a shared key once per batch; the decisions and the expiry are those of one by one', async () => {
+    // commandstats are server-wide: a Redis of its own, so only this test's commands are counted.
+    const own = await startRedisServer();
+    const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
+    onTestFinished(async () => {
+      mine.disconnect();
+      await own.stop();
+    });
+    await mine.connect();
+    const store = redisStore({ client: mine, prefix: 'wb' });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
+    await store.take('warm', limit, 1); // loads the script
+    await mine.config('RESETSTAT');
+    const decisions = await Promise.all(Array.from({ length: 64 }, () => store.take('hot', limit, 1)));
+    const stats = await mine.info('commandstats');
+    const calls = (name: string) =>
+      Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+    expect([calls('evalsha'), calls('time'), calls('hmget'), calls('hset'), calls('pexpire')]).toEqual([
+      1, 1, 1, 1, 1,
+    ]);
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
+    expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
+      Array.from({ length: 50 }, (_, i) => 49 - i),
+    );
+    expect(decisions.slice(50).every((d) => !d.allowed && d.remaining === 0 && d.retryAfterMs > 0)).toBe(
+      true,
+    );
+    // The state written once is the state after the 50th take, and expires at that take's reset.
+    const [tokens, ttl] = [Number(await mine.hget('wb:{hot}:tb', 't')), await mine.pttl('wb:{hot}:tb')];
+    expect(tokens).toBeLessThan(1);
+    expect(ttl).toBeLessThanOrEqual(decisions[49]!.resetMs);
+    expect(ttl).toBeGreaterThan(decisions[49]!.resetMs - 1000);
   });
 });

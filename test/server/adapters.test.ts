@@ -96,6 +96,22 @@ describe('fetch adapter', () => {
     expect(response.headers.get('ratelimit')).toBe('"default";r=1;t=1');
   });
 
+  it('answers a synchronous handler synchronously (a server’s fast path), errors as a rejection', async () => {
+    const handler = withRateLimit(manual(), app);
+    const answered = handler(new Request('http://api.test/'), { ip: 'a' });
+    expect(answered).toBeInstanceOf(Response);
+    expect((answered as Response).headers.get('ratelimit')).toBe('"default";r=1;t=1');
+    const failing = withRateLimit(
+      rateLimit({
+        key: () => {
+          throw new Error('boom');
+        },
+      }),
+      app,
+    );
+    await expect(failing(new Request('http://api.test/'), { ip: 'a' })).rejects.toThrow('boom');
+  });
+
   it('loopback', async () => {
     const handler = withRateLimit(manual(), app);
     const server = await listen(
@@ -152,6 +168,16 @@ describe('Hono middleware', () => {
     app.get('/', (c) => c.json({ ok: true }));
     return app;
   };
+
+  it('hands back next()’s own promise when it decides at once (under @hono/node-server)', async () => {
+    const middleware = honoRateLimit(manual());
+    const headers: Record<string, string> = {};
+    const outgoing = { setHeader: (name: string, value: string) => (headers[name] = value) };
+    const c = { env: { incoming: { headers: {}, socket: { remoteAddress: '192.0.2.1' } }, outgoing } };
+    const after = Promise.resolve();
+    expect(middleware(c as never, () => after)).toBe(after);
+    expect(headers.RateLimit).toBe('"default";r=1;t=1');
+  });
 
   it('in-process (app.request)', async () => {
     const app = honoApp(manual());

@@ -27,14 +27,14 @@ export async function listen(
 
 /** Bridges node's request/response to a fetch handler (GET-only, enough for these tests). */
 export function fetchBridge(
-  handler: (request: Request, req: IncomingMessage) => Promise<Response>,
+  handler: (request: Request, req: IncomingMessage) => Response | Promise<Response>,
 ): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);
     const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers });
-    void handler(request, req).then(async (response) => {
+    void Promise.resolve(handler(request, req)).then(async (response) => {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
     });

@@ -24,7 +24,7 @@
  * reading could hide by reaching the server in another order; the span starts at whichever dry
  * reading leaves the least uncertain, so a trickle after a burst is judged on its own readings.
  */
-import { defaultBurst } from '../../core/token-bucket.js';
+import { defaultBurst } from '../../core/limit.js';
 import type { RateLimitPolicy } from '../../signals/signal.js';
 import { EPSILON, type Observation, type RateSource, type ServerModel } from './model.js';
 

@@ -11,14 +11,18 @@
  */
 import { bucketModel, newBucket } from './bucket.js';
 import type { ModelSnapshot, Observation, ServerModel } from './model.js';
-import { newWindow, windowModel } from './window.js';
+import { boundsConfiguredRate, newWindow, type WindowModelState, windowModel } from './window.js';
 
 export { concurrencyModel, newConcurrency } from './concurrency.js';
 export { newNoCounters, noCountersModel } from './no-counters.js';
 
-/** How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`). */
+/**
+ * How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`);
+ * `maxRate`, a configured rate (units/s), bounds a window model from above.
+ */
 export interface TrackOptions {
   spread: boolean;
+  maxRate?: number | undefined;
 }
 
 /** A model with its state constructor. */
@@ -35,7 +39,7 @@ const register = <S>(
 /** Models of a window with counters, in order of preference. */
 const COUNTER_MODELS = [
   register(bucketModel, (now) => newBucket(undefined, undefined, now)),
-  register(windowModel, (_now, options) => newWindow(options.spread)),
+  register(windowModel, (_now, options) => newWindow(options.spread, options.maxRate ?? null)),
 ] as const;
 
 /** One window the server reports, under every hypothesis at once. */
@@ -104,4 +108,16 @@ export function trackSnapshot(track: Track, now: number, inFlight: number): Mode
  */
 export function trackGovernsConfigured(track: Track): boolean {
   return governing(track) !== 0; // the first model is the bucket
+}
+
+/**
+ * True when the track paces a configured key in place of its configured bucket: a window of known
+ * length governs, and it bounds its spending by the configured rate itself (`maxRate`), so the
+ * bucket's smaller burst no longer holds the server's word (a window's quota at once) against it.
+ */
+export function trackReplacesConfigured(track: Track): boolean {
+  const i = governing(track);
+  return (
+    COUNTER_MODELS[i]!.model === windowModel && boundsConfiguredRate(track.states[i] as WindowModelState)
+  );
 }

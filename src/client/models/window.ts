@@ -25,7 +25,10 @@
  * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
- * window of `limit`), else each unit waits for its reset. A refusal that the ledger did not
+ * window of `limit`), else each unit waits for its reset. A configured rate (`maxRate`) bounds the
+ * model from above once the window's length is known: at most `maxRate × windowMs` units counted at
+ * once, so the configured figure caps the pace without holding the server's word (a window's quota
+ * at once) against it. A refusal that the ledger did not
  * foresee means the window was misjudged: from then on each unit waits for the longest window the
  * server's statements allow. Such a refusal, and a server that counts more than the ledger and the
  * sends in flight explain (units it should have given back), contradict the model; two or more
@@ -67,6 +70,8 @@ export interface WindowModelState {
   readonly maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
   readonly spread: boolean;
+  /** A configured rate (units/s) that bounds each window's spending from above, or `null`. */
+  readonly maxRate: number | null;
   /** The last send, for the spacing of `spread`. */
   readonly lastSentAt: number;
   /**
@@ -86,8 +91,11 @@ export interface WindowModelState {
 const SLOTS_PER_WINDOW = 256;
 const slotOf = (windowMs: number | null) => Math.max(1, (windowMs ?? 0) / SLOTS_PER_WINDOW);
 
-/** A window model that knows nothing yet; `spread` spaces each window's quota evenly. */
-export function newWindow(spread = false): WindowModelState {
+/**
+ * A window model that knows nothing yet; `spread` spaces each window's quota evenly; `maxRate` (a
+ * configured rate, units/s) bounds what a window of known length may spend.
+ */
+export function newWindow(spread = false, maxRate: number | null = null): WindowModelState {
   return {
     limit: null,
     windowMs: null,
@@ -99,6 +107,7 @@ export function newWindow(spread = false): WindowModelState {
     syncedMark: -1,
     maxRemainingSeen: -1,
     spread,
+    maxRate,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
@@ -216,12 +225,23 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }
 
+/** Units the model lets be counted at once: the window's limit, bounded by the configured rate over a known window. */
+function spendable(s: WindowModelState, limit: number): number {
+  return s.maxRate === null || s.windowMs === null ? limit : Math.min(limit, (s.maxRate * s.windowMs) / 1000);
+}
+
+/** True when the model enforces its configured rate itself (it knows the window's length). */
+export function boundsConfiguredRate(s: WindowModelState): boolean {
+  return s.maxRate !== null && s.windowMs !== null;
+}
+
 /** The window model. */
 export const windowModel: ServerModel<WindowModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.limit === null) return 0;
-    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / s.limit - now : 0;
-    return Math.max(Math.ceil(spacing), spendDelay(s, s.limit, cost, now, inFlight));
+    const limit = spendable(s, s.limit);
+    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / limit - now : 0;
+    return Math.max(Math.ceil(spacing), spendDelay(s, limit, cost, now, inFlight));
   },
 
   sent(s, _cost, now) {

@@ -1,8 +1,8 @@
 /**
  * Token bucket, on the core bucket math (`src/core/token-bucket.ts`).
  *
- * Semantics (mirrored by the Redis store's Lua):
- * - capacity (burst) = `limit`; refill `limit / windowMs` units per ms, lazily, fractional tokens kept;
+ * Semantics (mirrored by the Redis store's Lua), with the limit read as a bucket (`src/core/limit.ts`):
+ * - burst = `limit`; rate = `limit · 1000 / windowMs` units per second, refilled lazily, fractional tokens kept;
  * - state `[tokens, updatedAt]`; a fresh key is full;
  * - allowed iff `tokens ≥ cost` after refill; a refusal removes nothing;
  * - `remaining` = whole tokens left; `resetMs` = whole ms until full;
@@ -12,16 +12,26 @@
  */
 
 import type { StoreLimit } from '../../stores/store.js';
-import { type BucketConfig, type BucketState, fullBucket, reserve, takeInPlace } from '../token-bucket.js';
+import { type BucketConfig, bucketOf, ratePerSecond } from '../limit.js';
+import { type BucketState, fullBucket, reserve, takeInPlace } from '../token-bucket.js';
 import { checkCost } from './cost.js';
 import { type Algorithm, type AlgorithmState, type InPlaceTake, takeViaInPlace } from './types.js';
 
-function config(limit: StoreLimit): BucketConfig {
-  return { capacity: limit.limit, refillPerSecond: (limit.limit * 1000) / limit.windowMs };
-}
-
 function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketState {
   return state && state.length === 2 ? { tokens: state[0]!, updatedAt: state[1]! } : fullBucket(bucket, now);
+}
+
+let ratedLimit = Number.NaN;
+let ratedWindowMs = Number.NaN;
+let ratedPerSecond = Number.NaN;
+/** {@link ratePerSecond} of `limit`, kept for the last limit seen (a division per decision saved). */
+function perSecondOf(limit: StoreLimit): number {
+  if (limit.limit !== ratedLimit || limit.windowMs !== ratedWindowMs) {
+    ratedLimit = limit.limit;
+    ratedWindowMs = limit.windowMs;
+    ratedPerSecond = ratePerSecond(limit.limit, limit.windowMs);
+  }
+  return ratedPerSecond;
 }
 
 const inPlace: InPlaceTake = {
@@ -32,7 +42,7 @@ const inPlace: InPlaceTake = {
       state[at] = limit.limit;
       state[at + 1] = now;
     }
-    takeInPlace(state, at, limit.limit, (limit.limit * 1000) / limit.windowMs, now, cost, out);
+    takeInPlace(state, at, limit.limit, perSecondOf(limit), now, cost, out);
     return out.resetMs;
   },
 };
@@ -42,7 +52,7 @@ export const tokenBucket: Algorithm = {
   inPlace,
   take: takeViaInPlace(inPlace),
   reserve(state, limit, now, cost) {
-    const bucket = config(limit);
+    const bucket = bucketOf(limit.limit, limit.windowMs);
     const booked = reserve(load(state, bucket, now), bucket, now, cost);
     const full = Math.ceil(((limit.limit - booked.state.tokens) * limit.windowMs) / limit.limit);
     return {

@@ -4,9 +4,9 @@ import { PRELUDE } from './prelude.js';
 /**
  * Fixed window.
  *
- * - KEYS[1]: hash `{ w: window index, n: units counted, ts }`; window `k` is
+ * - `key`: hash `{ w: window index, n: units counted, ts }`; window `k` is
  *   `[k·windowMs, (k+1)·windowMs)` of Redis time (epoch-aligned, so every process agrees).
- * - ARGV: limit, windowMs, cost.
+ * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - allowed iff `n + cost ≤ limit` (+1e-9); `remaining = floor(limit − n')`;
  *   `resetMs = ceil(window end − now)`; `retryAfterMs = resetMs` when refused (the next window
  *   admits any cost ≤ limit). A refusal writes nothing.
@@ -15,10 +15,6 @@ import { PRELUDE } from './prelude.js';
 export const fixedWindowScript = defineScript(
   'headway:fixed-window',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
 
 local state = redis.call('HMGET', key, 'w', 'n', 'ts')
 local now = monotonic(now_ms(), tonumber(state[3]))
@@ -32,9 +28,9 @@ local reset = math.max(1, math.ceil((index + 1) * window - now - EPS))
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
-  redis.call('HSET', key, 'w', fmt(index), 'n', fmt(count), 'ts', fmt(now))
+  redis.call('HSET', key, 'w', index, 'n', count, 'ts', now)
   redis.call('PEXPIRE', key, reset)
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry }
 `,
 );

@@ -4,8 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * GCRA (TAT-based), mirroring `src/core/algorithms/gcra.ts`.
  *
- * - KEYS[1]: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
- * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - `key`: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
  *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+1e-9).
  * - take: `remaining = floor((windowMs − (tat' − now)) / T)` of the resulting tat;
@@ -17,11 +17,6 @@ import { PRELUDE } from './prelude.js';
 export const gcraScript = defineScript(
   'headway:gcra',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local mode = ARGV[4]
 local interval = window / limit
 
 local state = redis.call('HMGET', key, 'tat', 'ts')
@@ -34,9 +29,9 @@ local function admitted(d) return new_tat - (now + d) <= window + EPS end
 
 if mode == 'reserve' then
   local wait = exact_wait(new_tat - now - window, admitted)
-  redis.call('HSET', key, 'tat', fmt(new_tat), 'ts', fmt(now))
+  redis.call('HSET', key, 'tat', new_tat, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, math.ceil(new_tat - now)))
-  return { wait, fmt(now) }
+  return { wait }
 end
 
 local allowed = new_tat - now <= window + EPS
@@ -50,9 +45,9 @@ end
 local reset = math.max(0, math.ceil(tat - now - EPS))
 local remaining = math.max(0, math.floor((window - (tat - now)) / interval + EPS))
 if allowed then
-  redis.call('HSET', key, 'tat', fmt(tat), 'ts', fmt(now))
+  redis.call('HSET', key, 'tat', tat, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, remaining, reset, retry, fmt(now) }
+return { allowed and 1 or 0, remaining, reset, retry }
 `,
 );

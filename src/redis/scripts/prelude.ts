@@ -1,13 +1,16 @@
 /**
  * Lua shared by every Headway script, prepended to each one (Redis scripts cannot import).
  *
- * - `now_ms()` reads the server's `TIME` (µs precision, as fractional ms), so the clocks of the
- *   processes that share a quota never enter the computation. `redis.replicate_commands()` makes
+ * - `now_ms()` reads the server's `TIME` (µs precision, as fractional ms) once per script run, so
+ *   the clocks of the processes that share a quota never enter the computation, and every call of
+ *   a batch (which runs atomically) is decided at the same instant. `redis.replicate_commands()` makes
  *   a script that reads `TIME` and then writes legal on Redis 3.2–4 (effects replication; it is the
  *   only mode, and a no-op, from Redis 5 on).
  * - `monotonic(now, ts)`: a key remembers the last time it was written (`ts`); a server clock that
  *   steps back is treated as standing still, so it can never remove units.
- * - `fmt(x)`: numbers are stored as `%.17g` strings, which read back as the same double.
+ * - `fmt(x)`: a number as a `%.17g` string, which reads back as the same double (Lua's own `..`
+ *   keeps only 14 digits). Numbers passed to `redis.call` need no `fmt`: Redis converts them with
+ *   `%.17g` itself (and from 7.2 with the shortest exact form).
  * - `exact_wait(estimate, admitted)`: the smallest whole ms `d ≥ 0` with `admitted(d)`, from an
  *   analytic estimate corrected by single steps against the real predicate (bounded), exactly as
  *   `exactWait` in TypeScript.
@@ -16,9 +19,13 @@ export const PRELUDE = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
 local EPS = 1e-9
 local MAX_STEPS = 10000
+local NOW = nil
 local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  if NOW == nil then
+    local t = redis.call('TIME')
+    NOW = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  end
+  return NOW
 end
 local function monotonic(now, ts)
   if ts ~= nil and ts > now then return ts end

@@ -4,9 +4,9 @@ import { PRELUDE } from './prelude.js';
 /**
  * Sliding log: every admitted take is an entry; a take counts while `now − score < windowMs`.
  *
- * - KEYS[1]: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
- *   the cost). KEYS[2]: hash `{ sum, seq, ts }` (sum of the live entries' costs).
- * - ARGV: limit, windowMs, cost.
+ * - `key`: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
+ *   the cost). `key2`: hash `{ sum, seq, ts }` (sum of the live entries' costs).
+ * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - entries with `score ≤ now − windowMs` are removed (and their cost subtracted) first.
  * - allowed iff `sum + cost ≤ limit` (+1e-9); `remaining = floor(limit − sum')`.
  * - `retryAfterMs`: the smallest whole ms after which enough of the oldest entries have expired.
@@ -16,11 +16,8 @@ import { PRELUDE } from './prelude.js';
 export const slidingLogScript = defineScript(
   'headway:sliding-log',
   `${PRELUDE}
-local log = KEYS[1]
-local meta = KEYS[2]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
+local log = key
+local meta = key2
 
 local state = redis.call('HMGET', meta, 'sum', 'seq', 'ts')
 local sum = tonumber(state[1]) or 0
@@ -44,7 +41,7 @@ local retry = 0
 if allowed then
   seq = seq + 1
   sum = sum + cost
-  redis.call('ZADD', log, fmt(now), seq .. ':' .. fmt(cost))
+  redis.call('ZADD', log, now, seq .. ':' .. fmt(cost))
 else
   -- Walk the oldest entries until enough of them are gone; retry when the last one needed expires.
   local freed = 0
@@ -72,7 +69,7 @@ local reset = 0
 local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
 if #newest == 2 then reset = math.max(0, math.ceil(tonumber(newest[2]) + window - now - EPS)) end
 if allowed or #expired > 0 then
-  redis.call('HSET', meta, 'sum', fmt(sum), 'seq', seq, 'ts', fmt(now))
+  redis.call('HSET', meta, 'sum', sum, 'seq', seq, 'ts', now)
   if reset > 0 then
     redis.call('PEXPIRE', log, reset)
     redis.call('PEXPIRE', meta, reset)
@@ -80,6 +77,6 @@ if allowed or #expired > 0 then
     redis.call('DEL', log, meta)
   end
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry }
 `,
 );

@@ -4,8 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * Sliding window counter: the previous fixed window's count, decaying linearly, plus the current.
  *
- * - KEYS[1]: hash `{ w: window index, cur, prev, ts }`; windows epoch-aligned on Redis time.
- * - ARGV: limit, windowMs, cost.
+ * - `key`: hash `{ w: window index, cur, prev, ts }`; windows epoch-aligned on Redis time.
+ * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - at time t in window k (elapsed e = t − k·windowMs):
  *   `estimate = prev·(1 − e/windowMs) + cur`, where a roll to window k+1 makes `prev = cur, cur = 0`
  *   and a longer gap makes both 0.
@@ -20,10 +20,6 @@ import { PRELUDE } from './prelude.js';
 export const slidingWindowCounterScript = defineScript(
   'headway:sliding-window-counter',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
 
 local state = redis.call('HMGET', key, 'w', 'cur', 'prev', 'ts')
 local now = monotonic(now_ms(), tonumber(state[4]))
@@ -74,9 +70,9 @@ elseif prev > 0 then
 end
 reset = math.max(0, reset)
 if allowed then
-  redis.call('HSET', key, 'w', fmt(index), 'cur', fmt(cur), 'prev', fmt(prev), 'ts', fmt(now))
+  redis.call('HSET', key, 'w', index, 'cur', cur, 'prev', prev, 'ts', now)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry }
 `,
 );

@@ -4,23 +4,18 @@ import { PRELUDE } from './prelude.js';
 /**
  * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
  *
- * - KEYS[1]: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
- * - ARGV: limit, windowMs, cost, mode (`take` | `reserve`).
+ * - `key`: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - capacity = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
- *   `{ allowed, remaining, resetMs, retryAfterMs, now }`.
- * - reserve: tokens −= cost (may go negative); returns `{ waitMs, now }`, the wait computed before
+ *   `{ allowed, remaining, resetMs, retryAfterMs }`.
+ * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before
  *   subtracting.
  * - The key expires when the bucket would be full again, where it equals a missing key.
  */
 export const tokenBucketScript = defineScript(
   'headway:token-bucket',
   `${PRELUDE}
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
-local mode = ARGV[4]
 local rps = (limit * 1000) / window
 
 local state = redis.call('HMGET', key, 't', 'ts')
@@ -50,9 +45,9 @@ ts = now
 if mode == 'reserve' then
   local wait = ms_until(tokens, ts, cost)
   local after = tokens - cost
-  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('HSET', key, 't', after, 'ts', ts)
   redis.call('PEXPIRE', key, math.max(1, math.ceil(((limit - after) * window) / limit)))
-  return { wait, fmt(now) }
+  return { wait }
 end
 
 local allowed = tokens >= cost - EPS
@@ -65,9 +60,9 @@ else
 end
 local reset = ms_until(after, ts, limit)
 if allowed then
-  redis.call('HSET', key, 't', fmt(after), 'ts', fmt(ts))
+  redis.call('HSET', key, 't', after, 'ts', ts)
   redis.call('PEXPIRE', key, math.max(1, reset))
 end
-return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry, fmt(now) }
+return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry }
 `,
 );

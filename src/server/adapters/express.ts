@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { nodeRequest } from '../node-request.js';
 import type { LimitOutcome } from '../outcome.js';
-import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
+import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 
 /**
  * Express middleware. The client IP is the socket's (`trustProxy` of the limiter decides about
@@ -10,6 +10,7 @@ import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
  * `cors` sends CORS headers and answers preflights with `204`, uncounted.
  */
 export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOption } = {}): RequestHandler {
+  const decide = deciderOf(limiter);
   const { cors } = options;
   return function expressRateLimitMiddleware(req, res, next) {
     let outcome: LimitOutcome | Promise<LimitOutcome>;
@@ -29,7 +30,7 @@ export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOpt
           .end();
         return;
       }
-      outcome = decide(limiter, request, { ip: req.socket.remoteAddress });
+      outcome = decide(request, { ip: req.socket.remoteAddress });
     } catch (error) {
       return next(error);
     }

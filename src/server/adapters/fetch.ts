@@ -1,8 +1,14 @@
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
-import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
+import { type Decider, deciderOf, isPromise, type Maybe, type RateLimiter } from '../rate-limit.js';
 import type { ClientInfo, LimitRequest } from '../request.js';
-import { nodeServerEnv, nodeServerIp, nodeServerRequest, setOnOutgoing } from './node-server-env.js';
+import {
+  type NodeServerEnv,
+  nodeServerEnv,
+  nodeServerIp,
+  nodeServerRequest,
+  setOnOutgoing,
+} from './node-server-env.js';
 
 /** Options of the fetch-handler adapters. */
 export interface FetchAdapterOptions {
@@ -21,7 +27,8 @@ export interface FetchGuard {
  * The client facts of a fetch handler's second argument: a {@link ClientInfo} as is, or, under
  * `@hono/node-server` (which passes `{ incoming, outgoing }`), the socket address of `incoming`.
  */
-function clientInfo(info: ClientInfo | undefined): ClientInfo {
+function clientInfo(info: ClientInfo | undefined, env: NodeServerEnv | undefined): ClientInfo {
+  if (env) return { ip: nodeServerIp(env) };
   if (!info) return {};
   if (info.ip !== undefined) return info;
   const ip = nodeServerIp(info);
@@ -35,21 +42,25 @@ function withCors(cors: CorsOption, request: LimitRequest, outcome: LimitOutcome
   return extra.length === 0 ? outcome : { ...outcome, headers: [...outcome.headers, ...extra] };
 }
 
-/**
- * The limiter's outcome for `request`, CORS headers added; a preflight's `204` when it is one.
- * Under `@hono/node-server` the headers are read from the node request underneath.
- */
-function decideWithCors(
-  limiter: RateLimiter,
+/** What the limiter reads of `request`: under `@hono/node-server`, the headers of the node request underneath. */
+function viewOf(request: Request, env: NodeServerEnv | undefined): LimitRequest {
+  return env ? nodeServerRequest(request, env) : request;
+}
+
+/** The `204` answer to a CORS preflight, or `undefined` when `request` is none (or CORS is off). */
+function preflightAnswer(cors: CorsOption, request: LimitRequest): Response | undefined {
+  if (!cors || !isPreflight(cors, request)) return undefined;
+  return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
+}
+
+/** The limiter's outcome for `request`, CORS headers added. */
+function outcomeOf(
+  decide: Decider,
   cors: CorsOption,
-  webRequest: Request,
-  info: ClientInfo | undefined,
-): Response | LimitOutcome | Promise<LimitOutcome> {
-  const env = nodeServerEnv(info);
-  const request = env ? nodeServerRequest(webRequest, env) : webRequest;
-  if (cors && isPreflight(cors, request))
-    return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
-  const pending = decide(limiter, request, clientInfo(info));
+  request: LimitRequest,
+  info: ClientInfo,
+): Maybe<LimitOutcome> {
+  const pending = decide(request, info);
   if (!cors) return pending;
   return isPromise(pending)
     ? pending.then((o) => withCors(cors, request, o))
@@ -58,11 +69,14 @@ function decideWithCors(
 
 /** `const refused = await guard(req); if (refused) return refused; return guard.decorate(req, await app(req));` */
 export function fetchRateLimit(limiter: RateLimiter, options: FetchAdapterOptions = {}): FetchGuard {
+  const decide = deciderOf(limiter);
   const outcomes = new WeakMap<Request, LimitOutcome>();
   const guard = async function fetchRateLimitGuard(request: Request, info?: ClientInfo) {
-    const decided = decideWithCors(limiter, options.cors, request, info);
-    if (decided instanceof Response) return decided;
-    const outcome = isPromise(decided) ? await decided : decided;
+    const env = nodeServerEnv(info);
+    const view = viewOf(request, env);
+    const preflight = preflightAnswer(options.cors, view);
+    if (preflight) return preflight;
+    const outcome = await outcomeOf(decide, options.cors, view, clientInfo(info, env));
     if (!outcome.allowed) return refusalResponse(outcome);
     outcomes.set(request, outcome);
     return undefined;
@@ -75,22 +89,47 @@ export function fetchRateLimit(limiter: RateLimiter, options: FetchAdapterOption
 }
 
 /**
- * A fetch handler `(request, info?) => Response` with the limiter in front of it. Under
- * `@hono/node-server` the headers go on the node response underneath (no `Response` copy).
+ * A fetch handler `(request, info?) => Response` with the limiter in front of it. It answers as
+ * the handler does — a `Response` when the handler returns one and the limiter decided at once
+ * (an in-process store), else a promise — so a server's fast path for a synchronous `Response`
+ * stays open; errors come back as a rejected promise. Under `@hono/node-server` the headers go on
+ * the node response underneath (no `Response` copy).
  */
 export function withRateLimit(
   limiter: RateLimiter,
   handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
   options: FetchAdapterOptions = {},
-): (request: Request, info?: ClientInfo) => Promise<Response> {
-  return async function withRateLimitHandler(request, info) {
-    const decided = decideWithCors(limiter, options.cors, request, info);
-    if (decided instanceof Response) return decided;
-    const outcome = isPromise(decided) ? await decided : decided;
+): (request: Request, info?: ClientInfo) => Response | Promise<Response> {
+  const decide = deciderOf(limiter);
+  const { cors } = options;
+  const answer = (
+    outcome: LimitOutcome,
+    request: Request,
+    info: ClientInfo | undefined,
+    env: NodeServerEnv | undefined,
+  ): Response | Promise<Response> => {
     if (!outcome.allowed) return refusalResponse(outcome);
-    const env = nodeServerEnv(info);
-    if (!env) return withRateLimitHeaders(await handler(request, info), outcome);
-    setOnOutgoing(env, outcome.headers);
-    return handler(request, info);
+    if (env) {
+      setOnOutgoing(env, outcome.headers);
+      return handler(request, info);
+    }
+    const response = handler(request, info);
+    return isPromise(response)
+      ? response.then((r) => withRateLimitHeaders(r, outcome))
+      : withRateLimitHeaders(response, outcome);
+  };
+  return function withRateLimitHandler(request, info) {
+    try {
+      const env = nodeServerEnv(info);
+      const view = viewOf(request, env);
+      const preflight = preflightAnswer(cors, view);
+      if (preflight) return preflight;
+      const outcome = outcomeOf(decide, cors, view, clientInfo(info, env));
+      return isPromise(outcome)
+        ? outcome.then((o) => answer(o, request, info, env))
+        : answer(outcome, request, info, env);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 }

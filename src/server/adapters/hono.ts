@@ -1,8 +1,16 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
-import { refusalResponse } from '../outcome.js';
-import { decide, isPromise, type RateLimiter } from '../rate-limit.js';
-import { nodeServerEnv, nodeServerIp, nodeServerRequest, setOnOutgoing } from './node-server-env.js';
+import type { HeaderList } from '../headers/types.js';
+import { type LimitOutcome, refusalResponse } from '../outcome.js';
+import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
+import type { LimitRequest } from '../request.js';
+import {
+  type NodeServerEnv,
+  nodeServerEnv,
+  nodeServerIp,
+  nodeServerRequest,
+  setOnOutgoing,
+} from './node-server-env.js';
 
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `undefined`. */
 function socketIp(c: Context): string | undefined {
@@ -10,38 +18,60 @@ function socketIp(c: Context): string | undefined {
 }
 
 /**
+ * Outside `@hono/node-server`: the headers set on the context before the handler runs (so
+ * `c.json()` and friends build the response with them, at no extra copy), and again on a response
+ * the handler built itself.
+ */
+async function onContext(c: Context, next: Next, headers: HeaderList): Promise<void> {
+  for (const [name, value] of headers) c.header(name, value);
+  await next();
+  const first = headers[0];
+  if (first && c.res.headers.get(first[0]) === null)
+    for (const [name, value] of headers) c.header(name, value);
+}
+
+/**
  * Hono middleware. `ip` reads the client address for your runtime (default: `@hono/node-server`'s
  * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). Under `@hono/node-server` the
- * headers go on the node response underneath; elsewhere they are set before the handler runs (so
- * `c.json()` and friends build the response with them, at no extra copy) and again on a response
- * the handler built itself. `cors` sends CORS headers and answers preflights with `204`, uncounted.
+ * headers go on the node response underneath, written with its head; elsewhere they are set on
+ * the context before the handler runs and again on a response the handler built itself. With an
+ * in-process store it adds no promise of its own: it returns `next()`. `cors` sends CORS headers
+ * and answers preflights with `204`, uncounted.
  */
 export function honoRateLimit(
   limiter: RateLimiter,
   options: { ip?: (c: Context) => string | undefined; cors?: CorsOption } = {},
 ): MiddlewareHandler {
+  const decide = deciderOf(limiter);
   const ipOf = options.ip ?? socketIp;
   const { cors } = options;
-  return async function honoRateLimitMiddleware(c, next) {
-    const env = nodeServerEnv(c.env);
-    const request = env ? nodeServerRequest(c.req.raw, env) : c.req.raw;
-    if (cors && isPreflight(cors, request))
-      return new Response(null, { status: 204, headers: preflightHeaders(cors, request) });
-    const pending = decide(limiter, request, { ip: ipOf(c) });
-    const decided = isPromise(pending) ? await pending : pending;
+  const proceed = (
+    c: Context,
+    next: Next,
+    request: LimitRequest,
+    env: NodeServerEnv | undefined,
+    decided: LimitOutcome,
+  ): ReturnType<MiddlewareHandler> => {
     const outcome = cors
       ? { ...decided, headers: [...decided.headers, ...corsHeaders(cors, request, decided.headers)] }
       : decided;
-    if (!outcome.allowed) return refusalResponse(outcome);
-    const { headers } = outcome;
-    if (env) {
-      setOnOutgoing(env, headers);
-      return next();
+    if (!outcome.allowed) return Promise.resolve(refusalResponse(outcome));
+    if (!env) return onContext(c, next, outcome.headers);
+    setOnOutgoing(env, outcome.headers);
+    return next();
+  };
+  return function honoRateLimitMiddleware(c, next) {
+    try {
+      const env = nodeServerEnv(c.env);
+      const request = env ? nodeServerRequest(c, env) : c.req.raw;
+      if (cors && isPreflight(cors, request))
+        return Promise.resolve(new Response(null, { status: 204, headers: preflightHeaders(cors, request) }));
+      const pending = decide(request, { ip: ipOf(c) });
+      return isPromise(pending)
+        ? pending.then((o) => proceed(c, next, request, env, o))
+        : proceed(c, next, request, env, pending);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    for (const [name, value] of headers) c.header(name, value);
-    await next();
-    const first = headers[0];
-    if (first && c.res.headers.get(first[0]) === null)
-      for (const [name, value] of headers) c.header(name, value);
   };
 }

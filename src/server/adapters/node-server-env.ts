@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderList } from '../headers/types.js';
+import { putHeaders } from '../node-head.js';
 import { nodeHeaders } from '../node-request.js';
 import type { LimitRequest } from '../request.js';
 
@@ -24,20 +25,49 @@ export function nodeServerEnv(env: unknown): NodeServerEnv | undefined {
 }
 
 /**
- * Sets `headers` on the node response underneath: `@hono/node-server` answers with
- * `outgoing.writeHead(status, headers)`, which keeps headers already set, so the Web `Response`
- * is never copied or given a `Headers` object just for the rate-limit fields.
+ * Puts `headers` on the node response underneath (see {@link putHeaders}): `@hono/node-server`
+ * answers with `outgoing.writeHead(status, headers)`, so the Web `Response` is never copied or
+ * given a `Headers` object just for the rate-limit fields.
  */
 export function setOnOutgoing(env: NodeServerEnv, headers: HeaderList): void {
-  for (let i = 0; i < headers.length; i++) env.outgoing.setHeader(headers[i]![0], headers[i]![1]);
+  putHeaders(env.outgoing, headers);
 }
 
+/** Where the Web `Request` comes from: itself, or a Hono context (`c.req.raw`, built on first use). */
+export type WebRequestSource = Request | { readonly req: { readonly raw: Request } };
+
 /**
- * What the limiter reads of a request under `@hono/node-server`: its method and URL, with the
- * headers read from `incoming` directly. `@hono/node-server`'s `Request` builds a whole `Headers`
- * object from the raw headers on first `request.headers` access, the largest cost of a limited
- * request; the limiter only ever calls `headers.get`.
+ * What the limiter reads of a request under `@hono/node-server`: the headers straight from
+ * `incoming`, the method and URL from the Web `Request` only when read (the default key reads
+ * neither). `@hono/node-server`'s `Request` builds a whole `Headers` object from the raw headers
+ * on first `request.headers` access, the largest cost of a limited request; the limiter only ever
+ * calls `headers.get`. Hono builds its `c.req` wrapper on first access too.
  */
-export function nodeServerRequest(request: LimitRequest, env: NodeServerEnv): LimitRequest {
-  return { method: request.method, url: request.url, headers: nodeHeaders(env.incoming) };
+class NodeServerRequest implements LimitRequest {
+  readonly headers: LimitRequest['headers'];
+
+  constructor(
+    incoming: IncomingMessage,
+    readonly source: WebRequestSource,
+  ) {
+    this.headers = nodeHeaders(incoming);
+  }
+
+  get #web(): Request {
+    const { source } = this;
+    return 'req' in source ? source.req.raw : source;
+  }
+
+  get method(): string {
+    return this.#web.method;
+  }
+
+  get url(): string {
+    return this.#web.url;
+  }
+}
+
+/** The {@link LimitRequest} of a request under `@hono/node-server` (see {@link NodeServerRequest}). */
+export function nodeServerRequest(source: WebRequestSource, env: NodeServerEnv): LimitRequest {
+  return new NodeServerRequest(env.incoming, source);
 }

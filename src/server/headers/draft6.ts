@@ -1,4 +1,5 @@
-import { quotaOf, seconds } from './quota.js';
+import { policyField } from './draft-policy.js';
+import { seconds } from './quota.js';
 import type { HeaderInput, HeaderList } from './types.js';
 
 /**
@@ -6,12 +7,11 @@ import type { HeaderInput, HeaderList } from './types.js';
  * `RateLimit-Remaining`, `RateLimit-Reset` (delta seconds), plus `RateLimit-Policy: 100;w=60`.
  */
 export function draft6Headers({ policy, decision }: HeaderInput): HeaderList {
-  const { q, w } = quotaOf(policy.limit);
   const headers: HeaderList = [['RateLimit-Limit', String(decision?.limit ?? policy.limit.limit)]];
   if (decision) {
     headers.push(['RateLimit-Remaining', String(decision.remaining)]);
     headers.push(['RateLimit-Reset', String(seconds(decision.resetMs))]);
   }
-  headers.push(['RateLimit-Policy', `${q};w=${w}`]);
+  headers.push(['RateLimit-Policy', policyField(policy)]);
   return headers;
 }

@@ -1,4 +1,5 @@
-import { quotaOf, seconds } from './quota.js';
+import { policyField } from './draft-policy.js';
+import { seconds } from './quota.js';
 import type { HeaderInput, HeaderList } from './types.js';
 
 /**
@@ -7,7 +8,6 @@ import type { HeaderInput, HeaderList } from './types.js';
  * `RateLimit-Policy: 100;w=60`.
  */
 export function draft7Headers({ policy, decision }: HeaderInput): HeaderList {
-  const { q, w } = quotaOf(policy.limit);
   const headers: HeaderList = [];
   if (decision) {
     headers.push([
@@ -15,6 +15,6 @@ export function draft7Headers({ policy, decision }: HeaderInput): HeaderList {
       `limit=${decision.limit}, remaining=${decision.remaining}, reset=${seconds(decision.resetMs)}`,
     ]);
   }
-  headers.push(['RateLimit-Policy', `${q};w=${w}`]);
+  headers.push(['RateLimit-Policy', policyField(policy)]);
   return headers;
 }

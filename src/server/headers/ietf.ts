@@ -1,5 +1,12 @@
+import { perPolicy } from './per-policy.js';
 import { quotaOf, seconds } from './quota.js';
 import type { HeaderInput, HeaderList } from './types.js';
+
+/** `RateLimit-Policy` and the start of `RateLimit`: the policy's alone. */
+const fieldsOf = perPolicy((policy) => {
+  const { q, w } = quotaOf(policy.limit);
+  return { policy: `"${policy.name}";q=${q};w=${w}`, remaining: `"${policy.name}";r=` };
+});
 
 /**
  * draft-ietf-httpapi-ratelimit-headers (08 and later), structured fields:
@@ -7,10 +14,9 @@ import type { HeaderInput, HeaderList } from './types.js';
  * whole units left and `t` the seconds until `r` is back to the full quota (rounded up).
  */
 export function ietfHeaders({ policy, decision }: HeaderInput): HeaderList {
-  const { q, w } = quotaOf(policy.limit);
-  const headers: HeaderList = [['RateLimit-Policy', `"${policy.name}";q=${q};w=${w}`]];
-  if (decision) {
-    headers.push(['RateLimit', `"${policy.name}";r=${decision.remaining};t=${seconds(decision.resetMs)}`]);
-  }
+  const fields = fieldsOf(policy);
+  const headers: HeaderList = [['RateLimit-Policy', fields.policy]];
+  if (decision)
+    headers.push(['RateLimit', `${fields.remaining}${decision.remaining};t=${seconds(decision.resetMs)}`]);
   return headers;
 }

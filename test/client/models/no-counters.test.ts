@@ -9,7 +9,8 @@ import {
   paceAt,
   upperBurst,
 } from '../../../src/client/models/no-counters.js';
-import { type BucketConfig, fullBucket, take } from '../../../src/core/token-bucket.js';
+import type { BucketConfig } from '../../../src/core/limit.js';
+import { fullBucket, take } from '../../../src/core/token-bucket.js';
 import { answer } from './helpers.js';
 
 const m = noCountersModel;
@@ -65,7 +66,7 @@ describe('episode bounds L(r) and U(r)', () => {
 });
 
 describe('consistent rates', () => {
-  const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+  const server: BucketConfig = { burst: 20, rate: 200 };
 
   it('one fast episode pins the burst, not the rate', () => {
     const { episode } = episodeAgainst(server, every(0, 0.25, 40));
@@ -182,7 +183,7 @@ describe('no-counters model', () => {
   });
 
   it('paced after a bounded episode: the burst, then the lower bound, growing gently', () => {
-    const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+    const server: BucketConfig = { burst: 20, rate: 200 };
     let s = newNoCounters(0);
     let bucket = fullBucket(server, 0);
     let mark = 0;

@@ -5,6 +5,7 @@ import {
   trackDelay,
   trackGovernsConfigured,
   trackObserve,
+  trackReplacesConfigured,
   trackSent,
   trackSnapshot,
 } from '../../../src/client/models/index.js';
@@ -35,6 +36,21 @@ describe('choosing the model of a window', () => {
     // The first unit is back 500 ms after its answer (at 1), rounded up to the ledger's 500/256 ms
     // slot; that first return is tested one unit's share of the window (5 ms) and 2 ms later.
     expect(trackDelay(track, 1, 100, 0)).toBe(409);
+  });
+
+  it('a window of known length replaces a configured bucket, bounded by its rate', () => {
+    const spent = (track: Track) => {
+      let t = track;
+      for (let i = 1; i <= 100; i++) t = step(t, i, i, 100 - i);
+      return t;
+    };
+    const configured = spent(newTrack('requests:default', 0, { spread: false, maxRate: 200 }));
+    expect(trackReplacesConfigured(configured)).toBe(true);
+    // Unconfigured, or while a bucket governs, the configured bucket keeps pacing.
+    expect(trackReplacesConfigured(spent(newTrack('requests:default', 0, { spread: false })))).toBe(false);
+    let bucket = newTrack('requests:default', 0, { spread: false, maxRate: 200 });
+    for (let i = 1; i <= 50; i++) bucket = step(bucket, i * 10, i, Math.min(99, 50 + i));
+    expect(trackReplacesConfigured(bucket)).toBe(false);
   });
 
   it('changes its mind back when the window is contradicted later than the bucket was', () => {

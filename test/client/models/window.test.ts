@@ -110,6 +110,32 @@ describe('window model', () => {
     expect(m.delay(s, 1, 0, 0)).toBe(702);
   });
 
+  it('a configured rate bounds a window of known length: at most rate × window counted at once', () => {
+    // 100 per 500 ms stated as 200/s; 40 answered, 60 left.
+    const spent40 = (maxRate: number | null) =>
+      spend(newWindow(false, maxRate), {
+        n: 40,
+        at: 10,
+        firstMark: 1,
+        used: 0,
+        limit: 100,
+        resetInMs: 1000,
+        statedRate: 200,
+      });
+    // Configured at the server's own pace (200/s = 100 per 500 ms): the window's 60 left go at once.
+    expect(m.delay(spent40(200), 60, 10, 0)).toBe(0);
+    // Configured at 100/s: 50 per 500 ms at most, so 10 more now, the 11th when the first is back.
+    const slow = spent40(100);
+    expect(m.delay(slow, 10, 10, 0)).toBe(0);
+    expect(m.delay(slow, 11, 10, 0)).toBeGreaterThanOrEqual(500);
+    expect(m.delay(spent40(null), 60, 10, 0)).toBe(0);
+  });
+
+  it('a configured rate cannot bound a window of unknown length', () => {
+    const s = spend(newWindow(false, 1), { n: 5, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 700 });
+    expect(m.delay(s, 5, 0, 0)).toBe(0);
+  });
+
   it('units in flight count; when only answers can free enough, waits for them', () => {
     const s = spend(newWindow(), {
       n: 5,
@@ -214,6 +240,14 @@ describe('window model, spread', () => {
     });
     // (Back at 1000, tested one unit's share of the window and 2 ms later: 1102.)
     expect(m.delay(spent, 1, 100, 0)).toBe(1002);
+  });
+
+  it('configured at 5/s, spreads the same window at the configured rate: one unit every 200 ms', () => {
+    let s = newWindow(true, 5);
+    s = m.sent(s, 1, 0, 1, 0);
+    s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
+    expect(m.delay(s, 1, 0, 0)).toBe(200);
+    expect(m.delay(s, 1, 200, 0)).toBe(0);
   });
 });
 
