@@ -14,50 +14,84 @@ const nothing = (): void => {};
 /** The attempt of a call with no signal, no deadline and no timeout: nothing to make per attempt. */
 const UNBOUNDED = Object.freeze({ signal: undefined, timedOut: never, done: nothing });
 
+/**
+ * A caller's signal made only when it is needed: a face whose attempts already stop when its
+ * caller aborts (the undici interceptor) hands this over, so that a call that never waits, with
+ * no timeout or deadline, makes no `AbortSignal` at all.
+ */
+export interface LazySignal {
+  /** The caller's signal, made on the first call (aborted already when the caller aborted before). */
+  signal(): AbortSignal;
+}
+
+/** The caller's signal, as a face hands it over. */
+export type CallerSignal = AbortSignal | LazySignal;
+
+const isLazy = (s: CallerSignal): s is LazySignal => typeof (s as LazySignal).signal === 'function';
+
 /** The signal, deadline and facts of one call. */
 export class CallContext {
   readonly facts: CallFacts;
-  /** Aborts when the caller aborts or the deadline passes; `undefined` when neither can happen. */
-  readonly signal: AbortSignal | undefined;
   readonly deadlineMs: number | undefined;
   readonly #deadlineAt: number;
   readonly #clock: Clock;
-  readonly #controller: AbortController | undefined;
+  /** Made on first use (a wait, an attempt with a timeout), or at once with a deadline. */
+  #controller: AbortController | undefined;
   /** Cancels the deadline timer; made only when there is a deadline. */
   #timers: AbortController | undefined;
-  readonly #callerSignal: AbortSignal | undefined;
+  #caller: CallerSignal | undefined;
   /** Made only when there is a caller's signal to listen to. */
   #onCallerAbort: (() => void) | undefined;
 
   constructor(
     key: string,
     clock: Clock,
-    callerSignal: AbortSignal | null | undefined,
+    callerSignal: CallerSignal | null | undefined,
     deadlineMs: number | undefined,
   ) {
     this.#clock = clock;
     this.facts = { key, attempts: 0, statuses: [], waitedMs: 0 };
     this.deadlineMs = deadlineMs;
     this.#deadlineAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + deadlineMs;
-    this.#callerSignal = callerSignal ?? undefined;
-    if (!callerSignal && deadlineMs === undefined) return;
-    this.#controller = new AbortController();
-    this.signal = this.#controller.signal;
+    this.#caller = callerSignal ?? undefined;
+    if (deadlineMs !== undefined) {
+      const controller = this.#control();
+      this.#timers = new AbortController();
+      clock.sleep(deadlineMs, this.#timers.signal).then(
+        () => controller.abort(new DeadlineExceededError(this.facts, deadlineMs)),
+        () => {},
+      );
+    }
+  }
+
+  /** Aborts when the caller aborts or the deadline passes; `undefined` when neither can happen. */
+  get signal(): AbortSignal | undefined {
+    return this.#caller === undefined && this.#controller === undefined ? undefined : this.#control().signal;
+  }
+
+  /** The caller's own signal, made now if it is lazy. */
+  #callerSignal(): AbortSignal | undefined {
+    const caller = this.#caller;
+    if (caller === undefined || !isLazy(caller)) return caller;
+    const made = caller.signal();
+    this.#caller = made;
+    return made;
+  }
+
+  #control(): AbortController {
+    if (this.#controller) return this.#controller;
+    const controller = new AbortController();
+    this.#controller = controller;
+    const callerSignal = this.#callerSignal();
     if (callerSignal) {
-      const onCallerAbort = () => this.#controller?.abort(new AbortError(callerSignal.reason));
+      const onCallerAbort = () => controller.abort(new AbortError(callerSignal.reason));
       if (callerSignal.aborted) onCallerAbort();
       else {
         this.#onCallerAbort = onCallerAbort;
         callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       }
     }
-    if (deadlineMs !== undefined) {
-      this.#timers = new AbortController();
-      clock.sleep(deadlineMs, this.#timers.signal).then(
-        () => this.#controller?.abort(new DeadlineExceededError(this.facts, deadlineMs)),
-        () => {},
-      );
-    }
+    return controller;
   }
 
   /** ms left before the deadline (Infinity without one). */
@@ -92,14 +126,19 @@ export class CallContext {
     timedOut: () => boolean;
     done: () => void;
   } {
-    if (timeoutMs === undefined && this.deadlineMs === undefined)
-      return this.#callerSignal ? { signal: this.#callerSignal, timedOut: never, done: nothing } : UNBOUNDED;
+    if (timeoutMs === undefined && this.deadlineMs === undefined) {
+      // A lazy caller's signal stays unmade: that face stops its own attempts when its caller aborts.
+      const caller = this.#caller;
+      return caller && !isLazy(caller) ? { signal: caller, timedOut: never, done: nothing } : UNBOUNDED;
+    }
+    const signal = this.signal;
+    const callerSignal = this.#callerSignal();
     const controller = new AbortController();
     const timer = new AbortController();
     let fired = false;
-    const onAbort = () => controller.abort(this.signal?.reason);
-    if (this.signal?.aborted) onAbort();
-    else this.signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     if (timeoutMs !== undefined) {
       this.#clock.sleep(timeoutMs, timer.signal).then(
         () => {
@@ -110,13 +149,11 @@ export class CallContext {
       );
     }
     return {
-      signal: this.#callerSignal
-        ? AbortSignal.any([this.#callerSignal, controller.signal])
-        : controller.signal,
+      signal: callerSignal ? AbortSignal.any([callerSignal, controller.signal]) : controller.signal,
       timedOut: () => fired,
       done: () => {
         timer.abort(DISPOSED);
-        this.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
       },
     };
   }
@@ -124,6 +161,8 @@ export class CallContext {
   /** Clears every timer and listener of the call. */
   dispose(): void {
     this.#timers?.abort(DISPOSED);
-    if (this.#onCallerAbort) this.#callerSignal?.removeEventListener('abort', this.#onCallerAbort);
+    const caller = this.#caller;
+    if (this.#onCallerAbort && caller && !isLazy(caller))
+      caller.removeEventListener('abort', this.#onCallerAbort);
   }
 }

@@ -13,29 +13,31 @@ const WOKEN = Object.freeze(new Error('woken'));
 export class Changes {
   readonly #clock: Clock;
   #wake: () => void = () => {};
-  #changed: Promise<void>;
+  /** Made when a sleeper first waits for it, not on every change nobody waits for. */
+  #changed: Promise<void> | null = null;
 
   constructor(clock: Clock) {
     this.#clock = clock;
-    this.#changed = this.#next();
   }
 
+  /** The next change. */
   #next(): Promise<void> {
-    return new Promise<void>((resolve) => {
+    this.#changed ??= new Promise<void>((resolve) => {
       this.#wake = resolve;
     });
+    return this.#changed;
   }
 
   /** Wakes every sleeper. */
   notify(): void {
-    const wake = this.#wake;
-    this.#changed = this.#next();
-    wake();
+    if (this.#changed === null) return;
+    this.#changed = null;
+    this.#wake();
   }
 
   /** Sleeps `ms` (`Infinity`: until a change), or until the next change; rejects with {@link AbortError} on abort. */
   async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    const changed = this.#changed;
+    const changed = this.#next();
     if (!Number.isFinite(ms)) {
       await abortable(changed, signal);
       return;

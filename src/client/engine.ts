@@ -14,11 +14,11 @@ import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../er
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
-import { CallContext } from './call-context.js';
+import { CallContext, type CallerSignal } from './call-context.js';
 import { type Costs, normalizeCost, settleLater } from './cost.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
-import type { KeyStats, WaitCheck } from './key-lane.js';
+import type { KeyStats, Ticket, Waiter } from './key-lane.js';
 import { KeyLane } from './key-lane.js';
 import type { ClientOptions, KeyOptions, ResolvedClientOptions } from './options.js';
 import { keyOptionsFor, resolveClientOptions } from './options.js';
@@ -47,7 +47,8 @@ export interface CallSpec {
   origin?: string | undefined;
   /** The body can be sent again (none, string, bytes…): a stream is sent once. */
   replayable: boolean;
-  signal?: AbortSignal | null | undefined;
+  /** The caller's signal; a {@link LazySignal} is made only when the engine needs it. */
+  signal?: CallerSignal | null | undefined;
   /** Overrides the key's `deadlineMs`. */
   deadlineMs?: number | undefined;
   /** Overrides the key's `timeoutMs`. */
@@ -126,8 +127,7 @@ export class Engine {
     if (lanes.size > MAX_KEYS) {
       for (const [oldKey, old] of lanes) {
         if (lanes.size <= MAX_KEYS) break;
-        const s = old.stats();
-        if (s.inFlight === 0 && s.queued === 0 && s.gate.open) lanes.delete(oldKey);
+        if (old.idle) lanes.delete(oldKey);
       }
     }
     return lane;
@@ -164,7 +164,7 @@ interface Channels {
  * One call through the engine: its loop and its decisions, as methods of one object rather than
  * closures made per call (the engine's per-call cost is part of what S4 measures).
  */
-class EngineCall<A extends RateLimitResponse> implements WaitCheck {
+class EngineCall<A extends RateLimitResponse> implements Waiter {
   readonly #resolved: ResolvedClientOptions;
   readonly #events: Channels;
   readonly #key: string;
@@ -172,7 +172,7 @@ class EngineCall<A extends RateLimitResponse> implements WaitCheck {
   readonly #opts: KeyOptions;
   readonly #spec: CallSpec;
   readonly #transport: Transport<A>;
-  readonly #cost: Costs;
+  readonly #cost: Costs | number;
   readonly #idempotent: boolean;
   readonly #call: CallContext;
   readonly #facts: CallFacts;
@@ -192,7 +192,12 @@ class EngineCall<A extends RateLimitResponse> implements WaitCheck {
     this.#opts = lane.options;
     this.#spec = spec;
     this.#transport = transport;
-    this.#cost = normalizeCost(resolved.cost ? resolved.cost(spec.request) : 1, this.#opts.burst);
+    const { burst } = this.#opts;
+    // Without a `cost` option a call costs one request: a number, no object per call.
+    this.#cost =
+      resolved.cost || (burst !== undefined && burst < 1)
+        ? normalizeCost(resolved.cost ? resolved.cost(spec.request) : 1, burst)
+        : 1;
     this.#idempotent = isIdempotent(spec.request);
     // Last: the deadline's timer starts here, and `run()` always disposes of it.
     this.#call = new CallContext(key, resolved.clock, spec.signal, spec.deadlineMs ?? this.#opts.deadlineMs);
@@ -203,7 +208,12 @@ class EngineCall<A extends RateLimitResponse> implements WaitCheck {
     return answer === undefined ? undefined : this.#transport.response?.(answer);
   }
 
-  /** The key's lane asks whether a wait is acceptable ({@link WaitCheck}). */
+  /** Aborts the call's waits ({@link Waiter}): made only once the call has to wait. */
+  get signal(): AbortSignal | undefined {
+    return this.#call.signal;
+  }
+
+  /** The key's lane asks whether a wait is acceptable ({@link Waiter}). */
   checkWait({ ms, reason, window }: Delay): void {
     // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
     if ((reason === 'gate' || window !== null) && ms > this.#opts.maxRetryAfterMs && Number.isFinite(ms)) {
@@ -247,7 +257,7 @@ class EngineCall<A extends RateLimitResponse> implements WaitCheck {
       this.#giveUp(status, 'retries-exhausted');
       return null;
     }
-    if (!this.#lane.withdraw()) {
+    if (!this.#lane.budget.withdraw()) {
       this.#giveUp(status, 'budget-exhausted');
       if (opts.onBudgetExhausted === 'throw') {
         throw new RetryBudgetExhaustedError(facts, this.#asResponse(answer));
@@ -289,12 +299,17 @@ class EngineCall<A extends RateLimitResponse> implements WaitCheck {
     const timeoutMs = spec.timeoutMs ?? this.#opts.timeoutMs;
     const priority = spec.priority ?? 0;
 
-    lane.deposit();
+    lane.budget.deposit();
     try {
       for (;;) {
-        const waitStart = clock.now();
-        const ticket = await lane.acquire(cost, priority, facts.attempts === 0, call.signal, this);
-        facts.waitedMs += clock.now() - waitStart;
+        // A call that may go now gets its ticket at once, without a promise.
+        const granted = lane.acquire(cost, priority, facts.attempts === 0, this);
+        let ticket: Ticket;
+        if (granted instanceof Promise) {
+          const waitStart = clock.now();
+          ticket = await granted;
+          facts.waitedMs += clock.now() - waitStart;
+        } else ticket = granted;
         facts.attempts++;
         const attempt = call.attemptSignal(timeoutMs);
         let answer: A | undefined;

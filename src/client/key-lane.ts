@@ -1,46 +1,37 @@
 /**
- * Everything one key owns: its {@link Pacer} (which alone says when the next unit may go), its
- * retry budget, its waiting line and its stats. The line is a p-queue of concurrency 1 ordered by
- * priority: the call at its head waits for the pacer, woken early by every change (an answer, a
- * cancelled ticket), while the others wait their turn.
+ * Everything one key owns: its {@link Pacer} (which alone says when the next unit may go and
+ * counts what was sent), its retry budget ({@link KeyBudget}), its waiting line
+ * ({@link WaitingLine}) and its stats. A call that may go now goes at once; the others join the
+ * line, whose head waits for the pacer. With a store, the head books its units in the shared
+ * quota and waits for them outside the line.
  */
-import PQueue from 'p-queue';
 import type { Random } from '../core/backoff.js';
 import type { Clock } from '../core/clock.js';
-import type { RetryBudgetState } from '../core/retry-budget.js';
-import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../core/retry-budget.js';
 import { AbortError, QueueFullError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
-import { Changes } from './changes.js';
-import { type Costs, REQUESTS } from './cost.js';
+import type { Costs } from './cost.js';
+import { KeyBudget } from './key-budget.js';
 import type { KeyOptions } from './options.js';
-import { type Delay, type HoldReason, Pacer, type Ticket } from './pacer.js';
+import { type HoldReason, Pacer, type Ticket } from './pacer.js';
+import { awaitBooking, bookShared } from './shared-booking.js';
 import type { SharedQuota } from './shared-quota.js';
 import type { KeyStats } from './stats.js';
 import type { Verdict } from './verdict.js';
+import { type Waiter, WaitingLine } from './waiting-line.js';
 
-export type { HoldReason, KeyStats, Ticket };
-
-/**
- * Decides whether a wait is acceptable (throws to give up: deadline, `maxRetryAfterMs`), and
- * reports it (events).
- */
-export interface WaitCheck {
-  checkWait(delay: Delay): void;
-}
+export type { HoldReason, KeyStats, Ticket, Waiter };
 
 /** State and waiting line of one key. */
 export class KeyLane {
   readonly key: string;
   readonly options: KeyOptions;
+  readonly budget: KeyBudget;
   readonly #clock: Clock;
   readonly #pacer: Pacer;
-  readonly #line = new PQueue({ concurrency: 1 });
+  readonly #line: WaitingLine;
   readonly #shared: SharedQuota | undefined;
-  #budget: RetryBudgetState;
-  #waiting = 0;
-  readonly #changes: Changes;
-  readonly #stats = { sent: 0, waitedMs: 0, rateLimited: 0, retries: 0 };
+  #waitedMs = 0;
+  #rateLimited = 0;
 
   /**
    * With `shared`, the gate comes from the store, and so does pacing once the shared quota paces
@@ -52,132 +43,78 @@ export class KeyLane {
     this.#clock = clock;
     this.#shared = shared;
     const maxInFlight = Math.min(options.maxConcurrent, shared?.inFlightShare ?? Number.POSITIVE_INFINITY);
-    this.#pacer = new Pacer(
-      {
-        rate: options.rate,
-        burst: options.burst,
-        maxInFlight,
-        paced: !shared?.paces,
-        spread: options.quota === 'spread',
-        backoff: options.backoff,
-      },
-      random,
-      clock.now(),
-    );
-    this.#budget = newRetryBudget(options.retryBudget, clock.now());
-    this.#changes = new Changes(clock);
-  }
-
-  /** Records an original call: earns retry budget. */
-  deposit(): void {
-    this.#budget = depositRequest(this.#budget, this.options.retryBudget, this.#clock.now());
-  }
-
-  /** Spends one retry; false when the budget is exhausted. */
-  withdraw(): boolean {
-    const { allowed, state } = withdrawRetry(this.#budget, this.options.retryBudget, this.#clock.now());
-    this.#budget = state;
-    if (allowed) this.#stats.retries++;
-    return allowed;
+    const { rate, burst, backoff } = options;
+    const spread = options.quota === 'spread';
+    const paced = !shared?.paces;
+    this.#pacer = new Pacer({ rate, burst, maxInFlight, paced, spread, backoff }, random, clock.now());
+    this.budget = new KeyBudget(options.retryBudget, clock);
+    this.#line = new WaitingLine(clock);
   }
 
   /** Adds to the waited total. */
   addWait(ms: number): void {
-    this.#stats.waitedMs += ms;
+    this.#waitedMs += ms;
   }
 
   /**
-   * Waits until one attempt of `cost` may be sent, in priority order. `check` may throw to give
-   * up; `signal` aborts the wait.
+   * A ticket for one attempt of `cost`: at once when nobody waits and the pacer lets it go now,
+   * else once it has waited its turn, in priority order. `waiter` may throw to give up.
    */
-  async acquire(
-    cost: Costs | number,
-    priority: number,
-    first: boolean,
-    signal: AbortSignal | undefined,
-    check: WaitCheck,
-  ): Promise<Ticket> {
-    if (first && this.#waiting >= this.options.maxQueue)
+  acquire(cost: Costs | number, priority: number, first: boolean, waiter: Waiter): Ticket | Promise<Ticket> {
+    if (first && this.#line.waiting >= this.options.maxQueue)
       throw new QueueFullError(this.key, this.options.maxQueue);
-    if (!this.#shared && this.#line.size === 0 && this.#line.pending === 0) {
+    if (!this.#shared && this.#line.empty) {
       const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
-      if (delay.ms <= 0) return this.#grant(cost, delay.probe, 0, now);
+      if (delay.ms <= 0) return this.#pacer.grant(cost, delay.probe, 0, now);
     }
-    this.#waiting++;
+    return this.#wait(cost, priority, waiter);
+  }
+
+  async #wait(cost: Costs | number, priority: number, waiter: Waiter): Promise<Ticket> {
+    const signal = waiter.signal;
+    this.#line.enter();
     try {
       for (;;) {
-        const ticket = await this.#line.add(() => this.#waitAtHead(cost, signal, check), {
-          priority,
-          signal,
-        });
-        if (ticket.dueInMs === 0 || (await this.#waitForBooking(ticket, signal, check))) return ticket;
+        const ticket = await this.#line.join(() => this.#atHead(cost, signal, waiter), priority, signal);
+        if (ticket.dueInMs === 0) return ticket;
+        const started = this.#clock.now();
+        try {
+          const giveBack = (t: Ticket) => this.#cancel(t);
+          if (await awaitBooking(ticket, this.#pacer, this.#clock, waiter, signal, giveBack)) return ticket;
+        } finally {
+          this.addWait(this.#clock.now() - started);
+        }
       }
     } catch (error) {
       if (signal?.aborted && !(error instanceof AbortError)) throw new AbortError(signal.reason);
       throw error;
     } finally {
-      this.#waiting--;
+      this.#line.leave();
     }
   }
 
-  /** Books the attempt at `now` (the reading its delay was asked at, when it is this one's). */
-  #grant(cost: Costs | number, probe: boolean, dueInMs: number, now = this.#clock.now()): Ticket {
-    this.#stats.sent++;
-    return this.#pacer.grant(cost, probe, dueInMs, now);
-  }
-
-  async #waitAtHead(
-    cost: Costs | number,
-    signal: AbortSignal | undefined,
-    check: WaitCheck,
-  ): Promise<Ticket> {
+  async #atHead(cost: Costs | number, signal: AbortSignal | undefined, waiter: Waiter): Promise<Ticket> {
     for (;;) {
       if (signal?.aborted) throw new AbortError(signal.reason);
       const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) {
-        if (!this.#shared) return this.#grant(cost, delay.probe, 0, now);
-        const { gateMs, waitMs } = await this.#shared.book(
-          typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1),
-        );
-        // Only the booking holds the line: the wait for the units happens outside it.
-        if (gateMs <= 0) return this.#grant(cost, delay.probe, waitMs);
-        this.#pacer.gate.hold(gateMs, 'retry-after', this.#clock.now());
+        if (!this.#shared) return this.#pacer.grant(cost, delay.probe, 0, now);
+        const booked = await bookShared(this.#shared, this.#pacer, cost, delay.probe, this.#clock);
+        if (booked) return booked;
         continue;
       }
-      check.checkWait(delay);
-      await this.#changes.sleep(delay.ms, signal);
+      waiter.checkWait(delay);
+      await this.#line.sleep(delay.ms, signal);
       this.addWait(this.#clock.now() - now);
     }
   }
 
-  /**
-   * Waits for a booked ticket's units to be due. True to send; false when a gate closed meanwhile
-   * (the booking is given up and the call queues again). Throws (after giving the ticket back) when
-   * `check` gives up or `signal` aborts.
-   */
-  async #waitForBooking(ticket: Ticket, signal: AbortSignal | undefined, check: WaitCheck): Promise<boolean> {
-    const started = this.#clock.now();
-    try {
-      check.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
-      await this.#clock.sleep(ticket.dueInMs, signal);
-    } catch (error) {
-      this.#cancel(ticket);
-      throw error;
-    } finally {
-      this.addWait(this.#clock.now() - started);
-    }
-    if (this.#pacer.gate.waitMs(this.#clock.now()) <= 0) return true;
-    this.#cancel(ticket);
-    return false;
-  }
-
   /** Gives back a ticket that was never sent. */
   #cancel(ticket: Ticket): void {
-    this.#stats.sent--;
     this.#pacer.cancel(ticket, this.#clock.now());
-    this.#changes.notify();
+    this.#line.notify();
   }
 
   /**
@@ -185,7 +122,7 @@ export class KeyLane {
    * is shared (a key with no configured rate), the line wakes.
    */
   settle(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null): void {
-    if (verdict.kind === 'limited') this.#stats.rateLimited++;
+    if (verdict.kind === 'limited') this.#rateLimited++;
     const now = this.#clock.now();
     const gateMs = this.#pacer.settle(ticket, verdict, signal, now);
     const shared = this.#shared;
@@ -194,7 +131,7 @@ export class KeyLane {
       if (shared.learns && shared.learn(this.#pacer.snapshot(now), signal))
         this.#pacer.sharePacing(Math.min(this.options.maxConcurrent, shared.inFlightShare));
     }
-    this.#changes.notify();
+    this.#line.notify();
   }
 
   /** A call's answer settled what it cost (its usage). */
@@ -202,17 +139,27 @@ export class KeyLane {
     this.#pacer.settleCost(ticket, costs);
   }
 
+  /** True when nothing is in flight, nobody waits and the gate is open: the key may be forgotten. */
+  get idle(): boolean {
+    const now = this.#clock.now();
+    return this.#pacer.inFlight === 0 && this.#line.waiting === 0 && this.#pacer.gateSnapshot(now).open;
+  }
+
   stats(): KeyStats {
     const now = this.#clock.now();
+    const pacer = this.#pacer;
     return {
       key: this.key,
-      ...this.#stats,
-      budgetLeft: retriesLeft(this.#budget, this.options.retryBudget, now),
-      learned: this.#pacer.snapshot(now),
-      gate: this.#pacer.gateSnapshot(now),
-      inFlight: this.#pacer.inFlight,
-      inFlightCap: this.#pacer.inFlightCap,
-      queued: this.#waiting,
+      sent: pacer.sent,
+      waitedMs: this.#waitedMs,
+      rateLimited: this.#rateLimited,
+      retries: this.budget.retries,
+      budgetLeft: this.budget.left(),
+      learned: pacer.snapshot(now),
+      gate: pacer.gateSnapshot(now),
+      inFlight: pacer.inFlight,
+      inFlightCap: pacer.inFlightCap,
+      queued: this.#line.waiting,
       shared: this.#shared ? { degraded: this.#shared.degraded, failures: this.#shared.failures } : null,
     };
   }

@@ -124,19 +124,33 @@ interface Answer {
   at: number;
   ticket: Ticket;
   /** Units in flight, per unit the ticket booked, before it was released. */
-  before: Record<string, number>;
+  before: ReadonlyMap<string, number>;
   outcome: Observation['outcome'];
   retryAfterMs: number | null;
   signal: RateLimitSignal | null;
 }
 
-/** A track and the unit its window counts. */
+/** A track, and the unit and name of the window it follows. */
 interface UnitTrack {
   unit: string;
+  name: string;
   track: Track;
 }
 
 const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
+const isRequests = (entry: UnitTrack) => entry.unit === REQUESTS;
+/** True when `window` (with counters) is the one `entry` follows. */
+const follows = (entry: UnitTrack, window: RateLimitPolicy) =>
+  window.remaining !== null && window.unit === entry.unit && window.name === entry.name;
+/** As `some`/`find` callbacks with `this` bound, so that no closure is made per answer. */
+function followsWindow(this: RateLimitPolicy, entry: UnitTrack): boolean {
+  return follows(entry, this);
+}
+function isWindowOf(this: UnitTrack, window: RateLimitPolicy): boolean {
+  return follows(this, window);
+}
+/** What a call of cost 1 books when every window counts requests: one object, never changed. */
+const ONE_REQUEST: Costs = Object.freeze({ [REQUESTS]: 1 });
 
 /** One key's pacing state. Times are monotonic ms. */
 export class Pacer {
@@ -144,10 +158,14 @@ export class Pacer {
   readonly gate: Gate;
   readonly #random: Random;
   #inFlight = 0;
+  /** Attempts granted (and not given back). */
+  #attempts = 0;
   /** Units in flight, per unit. */
   readonly #inFlightUnits = new Map<string, number>();
   /** Cumulative units sent, per unit. */
   readonly #sent = new Map<string, number>();
+  /** Scratch: units in flight per unit before the ticket being released was (see `#release`). */
+  readonly #releasedFrom = new Map<string, number>();
   readonly #learned = new LearnedCosts();
   #outageFailures = 0;
   #probing = false;
@@ -171,6 +189,11 @@ export class Pacer {
   /** From now on a shared quota paces the key (the pacer only gates and counts), with at most `maxInFlight` in flight. */
   sharePacing(maxInFlight: number): void {
     this.#options = { ...this.#options, paced: false, maxInFlight };
+  }
+
+  /** Attempts sent (granted and not given back). */
+  get sent(): number {
+    return this.#attempts;
   }
 
   /** Calls sent and not answered yet. */
@@ -254,48 +277,42 @@ export class Pacer {
 
   /** Books one attempt of `cost` (requests, or units by name) at `now`. */
   grant(cost: Costs | number, probe: boolean, dueInMs: number, now: number): Ticket {
-    const booked: Record<string, number> =
-      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
-    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
+    const booked = this.#booked(cost);
     const marks: Record<string, number> = {};
-    const before: Record<string, number> = {};
-    for (const unit in booked) {
-      const units = booked[unit] as number;
-      const inFlight = this.#inFlightIn(unit);
-      const unitMark = (this.#sent.get(unit) ?? 0) + units;
-      before[unit] = inFlight;
-      marks[unit] = unitMark;
-      this.#sent.set(unit, unitMark);
-      this.#inFlightUnits.set(unit, inFlight + units);
-    }
+    for (const unit in booked) marks[unit] = (this.#sent.get(unit) ?? 0) + (booked[unit] as number);
     const requests = booked[REQUESTS] as number;
     const mark = marks[REQUESTS] as number;
+    // The models see what was in flight before this send: they are told before the counts move.
+    const requestsBefore = this.#inFlightIn(REQUESTS);
     if (this.#configured)
-      this.#configured = bucketModel.sent(this.#configured, requests, now, mark, before[REQUESTS] as number);
+      this.#configured = bucketModel.sent(this.#configured, requests, now, mark, requestsBefore);
     // In place: the track entries are this pacer's own (a track's state itself stays immutable).
     for (const entry of this.#tracks) {
       const { unit } = entry;
-      entry.track = trackSent(
-        entry.track,
-        booked[unit] as number,
-        now,
-        marks[unit] as number,
-        before[unit] as number,
-      );
+      const units = booked[unit] as number;
+      entry.track = trackSent(entry.track, units, now, marks[unit] as number, this.#inFlightIn(unit));
     }
     // The no-counters model paces only a key whose server reports no window (see `delay`).
     if (this.#noCounters && this.#tracks.length === 0)
-      this.#noCounters = noCountersModel.sent(
-        this.#noCounters,
-        requests,
-        now,
-        mark,
-        before[REQUESTS] as number,
-      );
+      this.#noCounters = noCountersModel.sent(this.#noCounters, requests, now, mark, requestsBefore);
     this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
+    for (const unit in booked) {
+      this.#sent.set(unit, marks[unit] as number);
+      this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
+    }
     if (probe) this.#probing = true;
     this.#inFlight++;
+    this.#attempts++;
     return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
+  }
+
+  /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
+  #booked(cost: Costs | number): Costs {
+    if (cost === 1 && this.#tracks.every(isRequests)) return ONE_REQUEST;
+    const booked: Record<string, number> =
+      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
+    for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
+    return booked;
   }
 
   /** The answer of `ticket` settled what it cost (its usage): a sample for the units learned. */
@@ -306,6 +323,7 @@ export class Pacer {
 
   /** Gives back a ticket that was never sent. */
   cancel(ticket: Ticket, now: number): void {
+    this.#attempts--;
     this.#release(ticket, { kind: 'aborted' }, null, now);
   }
 
@@ -334,11 +352,12 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    // No prototype: a unit named like an Object member (`constructor`) is looked up as absent.
-    const before: Record<string, number> = Object.create(null);
+    // One scratch map, reused: the answer is observed before this returns.
+    const before = this.#releasedFrom;
+    before.clear();
     for (const unit in ticket.costs) {
       const inFlight = this.#inFlightIn(unit);
-      before[unit] = inFlight;
+      before.set(unit, inFlight);
       this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
     }
     this.#inFlight--;
@@ -362,28 +381,22 @@ export class Pacer {
         this.#observation(answer, REQUESTS, signal ? pacingWindow(policies) : undefined),
       );
     }
-    // The windows with counters (of every unit) each have a track; ids computed once per answer.
+    // The windows with counters (of every unit) each have a track.
     let counted = 0;
-    const ids: string[] = [];
     for (const window of policies) {
-      if (window.remaining === null) {
-        ids.push('');
-        continue;
-      }
+      if (window.remaining === null) continue;
       counted++;
-      const id = trackId(window);
-      ids.push(id);
-      if (!this.#hasTrack(id))
-        this.#tracks.push({
-          unit: window.unit,
-          track: newTrack(id, now, { spread: this.#options.spread, maxRate: this.#options.rate }),
-        });
+      if (!this.#tracks.some(followsWindow, window)) {
+        const options = { spread: this.#options.spread, maxRate: this.#options.rate };
+        const track = newTrack(trackId(window), now, options);
+        this.#tracks.push({ unit: window.unit, name: window.name, track });
+      }
       if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
     }
     // In place: the track entries are this pacer's own (a track's state itself stays immutable).
     for (const entry of this.#tracks) {
-      const at = ids.indexOf(entry.track.id);
-      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, policies[at]));
+      const window = policies.find(isWindowOf, entry);
+      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, window));
     }
     if (this.#noCounters && counted === 0)
       this.#noCounters = noCountersModel.observe(
@@ -408,11 +421,6 @@ export class Pacer {
     this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
   }
 
-  #hasTrack(id: string): boolean {
-    for (const { track } of this.#tracks) if (track.id === id) return true;
-    return false;
-  }
-
   /** What a model of `unit` observes of `answer`, with `window` its window as the answer reported it. */
   #observation(answer: Answer, unit: string, window: RateLimitPolicy | undefined): Observation {
     const { ticket, signal } = answer;
@@ -423,7 +431,7 @@ export class Pacer {
       mark: ticket.marks[unit] ?? this.#sent.get(unit) ?? 0,
       cost: ticket.costs[unit] ?? 0,
       inFlight: this.#inFlightIn(unit),
-      inFlightBefore: answer.before[unit] ?? this.#inFlightIn(unit),
+      inFlightBefore: answer.before.get(unit) ?? this.#inFlightIn(unit),
       outcome: answer.outcome,
       retryAfterMs: answer.retryAfterMs,
       statedPolicy: signal?.dialect === 'ietf',

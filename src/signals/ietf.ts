@@ -45,19 +45,27 @@ interface NamedItem {
 
 /**
  * Memo of {@link parseNamedItems} by field value: a server sends the same `RateLimit-Policy` (and
- * often the same `RateLimit`) on every answer, so each distinct value is parsed once. The items are
- * only read, never changed. Bounded: cleared past 256 values.
+ * often the same `RateLimit`) on every answer, so each value that repeats is parsed once. The items
+ * are only read, never changed. A value enters it the second time it is seen ({@link SEEN_ONCE}): a
+ * `RateLimit` whose counts change on every answer would only keep each answer's parse alive for
+ * nothing. Bounded: cleared past 256 values.
  */
 const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
+/** Values parsed once and not kept yet. Bounded: cleared past 64. */
+const SEEN_ONCE = new Set<string>();
 
 /** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
 function namedItems(value: string | null): readonly NamedItem[] | null {
   if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
-  let items = NAMED_ITEMS.get(value);
-  if (items === undefined) {
+  const known = NAMED_ITEMS.get(value);
+  if (known !== undefined) return known;
+  const items = parseNamedItems(value);
+  if (SEEN_ONCE.delete(value)) {
     if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
-    items = parseNamedItems(value);
     NAMED_ITEMS.set(value, items);
+  } else {
+    if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
+    SEEN_ONCE.add(value);
   }
   return items;
 }
@@ -66,14 +74,27 @@ function parseNamedItems(value: string): NamedItem[] | null {
   const list = safeParseList(value);
   if (list === null) return null;
   const items: NamedItem[] = [];
-  const seen = new Set<string>();
   for (const member of list) {
     const item: Item | null = asItem(member);
-    if (item === null || typeof item[0] !== 'string' || seen.has(item[0])) continue;
-    seen.add(item[0]);
+    if (item === null || typeof item[0] !== 'string' || indexOfName(items, item[0]) >= 0) continue;
     items.push({ name: item[0], params: item[1] });
   }
   return items;
+}
+
+/** Where `name` is among `named`, or -1. A linear scan: these lists hold a few windows. */
+function indexOfName(named: readonly { readonly name: string }[], name: string): number {
+  for (let i = 0; i < named.length; i++) if (named[i]?.name === name) return i;
+  return -1;
+}
+
+/** A `RateLimit` item's reading, matched to its policy by name. */
+interface Current {
+  readonly name: string;
+  readonly remaining: number;
+  readonly resetInMs: number | null;
+  readonly pk: string | null;
+  matched: boolean;
 }
 
 /** A required non-negative Integer parameter, or `null` (the item is then dropped). */
@@ -99,13 +120,14 @@ function unitOf(params: Parameters): string {
  */
 export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
   const p = IETF_PARAMETERS;
-  const current = new Map<string, { remaining: number; resetInMs: number | null; pk: string | null }>();
+  // In order, one per name (the items are): an array, not a Map, for a list of a few.
+  const current: Current[] = [];
   for (const { name, params } of namedItems(rateLimit) ?? []) {
     const remaining = required(params, p.remaining);
     const reset = optional(params, p.reset);
     if (remaining === null || reset === undefined) continue;
     const pk = byteSequenceText(params.get(p.partitionKey));
-    current.set(name, { remaining, resetInMs: reset === null ? null : reset * 1000, pk });
+    current.push({ name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false });
   }
 
   const windows: RateLimitPolicy[] = [];
@@ -113,8 +135,9 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
     const quota = required(params, p.quota);
     const window = optional(params, p.window);
     if (quota === null || window === undefined) continue;
-    const now = current.get(name);
-    current.delete(name);
+    const at = indexOfName(current, name);
+    const now = at >= 0 && !current[at]?.matched ? current[at] : undefined;
+    if (now) now.matched = true;
     windows.push({
       name,
       quota,
@@ -125,9 +148,10 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
       unit: unitOf(params),
     });
   }
-  for (const [name, now] of current) {
+  for (const now of current) {
+    if (now.matched) continue;
     windows.push({
-      name,
+      name: now.name,
       quota: null,
       windowMs: null,
       remaining: now.remaining,

@@ -87,9 +87,11 @@ function fromCache(fields: Fields): boolean {
  * to the later reset. `undefined` when there is no window.
  */
 export function pacingWindow(policies: readonly RateLimitPolicy[]): RateLimitPolicy | undefined {
-  const requests = policies.filter((p) => p.unit === DEFAULT_UNIT);
+  let anyRequests = false;
+  for (const p of policies) if (p.unit === DEFAULT_UNIT) anyRequests = true;
   let best: RateLimitPolicy | undefined;
-  for (const p of requests.length > 0 ? requests : policies) {
+  for (const p of policies) {
+    if (anyRequests && p.unit !== DEFAULT_UNIT) continue;
     if (best === undefined) best = p;
     else {
       const a = p.remaining ?? Number.POSITIVE_INFINITY;

@@ -12,6 +12,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { LazySignal } from '../client/call-context.js';
 import { Engine, type EngineEvents, type Transport } from '../client/engine.js';
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
@@ -66,10 +67,10 @@ class CallController implements DispatchController {
   #target: DispatchController | null = null;
   #paused = false;
   #reason: Error | null = null;
-  readonly #abortCall: (reason: Error) => void;
+  readonly #call: PacedCall;
 
-  constructor(abortCall: (reason: Error) => void) {
-    this.#abortCall = abortCall;
+  constructor(call: PacedCall) {
+    this.#call = call;
   }
   /** The live attempt's controller; a pause asked for before it existed carries over. */
   set target(target: DispatchController | null) {
@@ -92,7 +93,7 @@ class CallController implements DispatchController {
     if (this.#reason !== null) return;
     this.#reason = reason;
     this.target?.abort(reason);
-    this.#abortCall(reason);
+    this.#call.abort(reason);
   }
   pause(): void {
     this.#paused = true;
@@ -104,14 +105,20 @@ class CallController implements DispatchController {
   }
 }
 
-/** One call through the interceptor: the engine's loop, with `dispatch` as its transport. */
-class PacedCall implements Transport<HeldAnswer> {
+/**
+ * One call through the interceptor: the engine's loop, with `dispatch` as its transport. Its
+ * caller's signal is made only when the engine waits ({@link LazySignal}): an abort reaches the
+ * live attempt directly.
+ */
+class PacedCall implements Transport<HeldAnswer>, LazySignal {
   readonly #engine: Engine;
   readonly #dispatch: Dispatcher.Dispatch;
   readonly #opts: DispatchOptions;
   readonly #handler: DispatchHandler;
-  readonly #abort = new AbortController();
-  readonly #controller = new CallController((reason) => this.#abort.abort(reason));
+  readonly #controller = new CallController(this);
+  #abort: AbortController | null = null;
+  #aborted: Error | null = null;
+  #live: AttemptHandler | null = null;
 
   constructor(
     engine: Engine,
@@ -123,6 +130,21 @@ class PacedCall implements Transport<HeldAnswer> {
     this.#dispatch = dispatch;
     this.#opts = withSingleContentLength(opts);
     this.#handler = handler;
+  }
+
+  signal(): AbortSignal {
+    if (this.#abort === null) {
+      this.#abort = new AbortController();
+      if (this.#aborted) this.#abort.abort(this.#aborted);
+    }
+    return this.#abort.signal;
+  }
+
+  /** The caller aborted: the live attempt stops, and so does any wait. */
+  abort(reason: Error): void {
+    this.#aborted = reason;
+    this.#live?.abort(reason);
+    this.#abort?.abort(reason);
   }
 
   start(): void {
@@ -143,7 +165,7 @@ class PacedCall implements Transport<HeldAnswer> {
           request,
           origin,
           replayable: isReplayableBody(this.#opts.body),
-          signal: this.#abort.signal,
+          signal: this,
         },
         this,
       )
@@ -162,6 +184,8 @@ class PacedCall implements Transport<HeldAnswer> {
   send(signal: AbortSignal | undefined): Promise<HeldAnswer> {
     return new Promise((resolve, reject) => {
       const attempt = new AttemptHandler(this.#handler, this.#controller, signal, resolve, reject);
+      this.#live = attempt;
+      if (this.#aborted) attempt.abort(this.#aborted);
       try {
         this.#dispatch(this.#opts, attempt);
       } catch (error) {
@@ -188,7 +212,10 @@ class AttemptHandler implements DispatchHandler {
   #chunks: Buffer[] = [];
   #ended: { trailers: IncomingHttpHeaders } | null = null;
   #failed: Error | null = null;
-  readonly #onAbort = () => this.#controller?.abort(abortReason(this.#signal));
+  /** Why the attempt was aborted before it started, if it was. */
+  #abortedWith: Error | null = null;
+  /** Listens to `signal`; made only when there is one. */
+  #onAbort: (() => void) | null = null;
 
   constructor(
     downstream: DispatchHandler,
@@ -206,8 +233,19 @@ class AttemptHandler implements DispatchHandler {
 
   onRequestStart(controller: DispatchController, _context: unknown): void {
     this.#controller = controller;
-    if (this.#signal?.aborted) controller.abort(abortReason(this.#signal));
-    else this.#signal?.addEventListener('abort', this.#onAbort, { once: true });
+    const signal = this.#signal;
+    if (this.#abortedWith) controller.abort(this.#abortedWith);
+    else if (signal?.aborted) controller.abort(abortReason(signal));
+    else if (signal) {
+      this.#onAbort = () => this.#controller?.abort(abortReason(signal));
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  /** The caller aborted the call. */
+  abort(reason: Error): void {
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#abortedWith = reason;
   }
 
   onRequestUpgrade(
@@ -286,7 +324,7 @@ class AttemptHandler implements DispatchHandler {
   }
 
   #done(): void {
-    this.#signal?.removeEventListener('abort', this.#onAbort);
+    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 }
 

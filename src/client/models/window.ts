@@ -37,16 +37,19 @@
  * and answered in the next is back "early" too.
  */
 import { EPSILON, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
-
-/** Answered units still counted by the server, and when they are back. */
-interface Entry {
-  backAt: number;
-  units: number;
-  /** The send's mark (cumulative units sent up to it). */
-  mark: number;
-  /** The earliest a sliding log could give it back: its send plus the window (`-Infinity` when unknown). */
-  dueAt: number;
-}
+import {
+  backAtReaching,
+  CLOCK_SLACK_MS,
+  clampTo,
+  dropDue,
+  dropOldest,
+  emptyLedger,
+  insert,
+  type Ledger,
+  totalUnits,
+  unitsAfter,
+  unitsAfterMark,
+} from './window-ledger.js';
 
 /** State of the window model. */
 export interface WindowModelState {
@@ -58,8 +61,8 @@ export interface WindowModelState {
   readonly cautious: boolean;
   /** When the server last counted what the model cannot explain (an unforeseen refusal, units not back). */
   readonly falsifiedAt: number | null;
-  /** Ascending by `backAt`. Never mutated: every change makes a new array. */
-  readonly ledger: readonly Entry[];
+  /** Answered units still counted, ascending by when they are back ({@link Ledger}). */
+  readonly ledger: Ledger;
   /** Units counted by the server that are neither in the ledger nor in flight, and when they are back. */
   readonly foreign: number;
   readonly foreignBackAt: number;
@@ -84,13 +87,9 @@ export interface WindowModelState {
   readonly agreed: number;
 }
 
-/** Timer and clock slack when comparing a return with the earliest moment it could happen. */
-const CLOCK_SLACK_MS = 2;
 /** Slots per window that the ledger's entries are grouped in (1 ms slots when the window is unknown). */
 const SLOTS_PER_WINDOW = 256;
 const slotOf = (windowMs: number | null) => Math.max(1, (windowMs ?? 0) / SLOTS_PER_WINDOW);
-/** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
-const MAX_LEDGER = 100_000;
 
 /**
  * A window model that knows nothing yet; `spread` spaces each window's quota evenly; `maxRate` (a
@@ -102,7 +101,7 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     windowMs: null,
     cautious: false,
     falsifiedAt: null,
-    ledger: [],
+    ledger: emptyLedger(),
     foreign: 0,
     foreignBackAt: 0,
     syncedMark: -1,
@@ -117,68 +116,15 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
 
 /** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
 function countedAt(s: WindowModelState, t: number, inFlight: number): number {
-  let counted = inFlight + (s.foreignBackAt > t ? s.foreign : 0);
-  for (const entry of s.ledger) if (entry.backAt > t) counted += entry.units;
-  return counted;
-}
-
-/** Units of the entries. */
-function sumUnits(entries: readonly Entry[]): number {
-  let units = 0;
-  for (const e of entries) units += e.units;
-  return units;
-}
-
-/** Inserts `entry` keeping the ledger ascending by `backAt`. */
-function insert(ledger: readonly Entry[], entry: Entry, slotMs: number): Entry[] {
-  // Entries due in the same slot are one: the ledger stays short (a few hundred entries a window)
-  // however many calls go, and a slot's units are back at its end, never earlier than their own.
-  const backAt = Math.ceil(entry.backAt / slotMs) * slotMs;
-  const last = ledger.at(-1);
-  if (last !== undefined && last.backAt === backAt) {
-    const merged = {
-      backAt,
-      units: last.units + entry.units,
-      mark: Math.max(last.mark, entry.mark),
-      dueAt: Math.min(last.dueAt, entry.dueAt),
-    };
-    const next = ledger.slice();
-    next[next.length - 1] = merged;
-    return next;
-  }
-  const next = ledger.length >= MAX_LEDGER ? ledger.slice(1) : ledger.slice();
-  let i = next.length;
-  while (i > 0 && next[i - 1]!.backAt > backAt) i--;
-  next.splice(i, 0, { ...entry, backAt });
-  return next;
-}
-
-/**
- * Drops the oldest `units` of the ledger (they are back already by `at`); says how many of them
- * came back before a sliding log could have given them back (their send plus the window).
- */
-function dropOldest(ledger: readonly Entry[], units: number, at: number): { ledger: Entry[]; early: number } {
-  const next: Entry[] = [];
-  let left = units;
-  let early = 0;
-  for (const entry of ledger) {
-    if (left <= EPSILON) next.push(entry);
-    else {
-      const taken = Math.min(entry.units, left);
-      if (entry.dueAt > at + CLOCK_SLACK_MS) early += taken;
-      left -= taken;
-      if (entry.units > taken + EPSILON) next.push({ ...entry, units: entry.units - taken });
-    }
-  }
-  return { ledger: next, early };
+  return inFlight + (s.foreignBackAt > t ? s.foreign : 0) + unitsAfter(s.ledger, t);
 }
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
-function windowLength(s: WindowModelState, o: Observation): number | null {
+function windowLength(cautious: boolean, limit: number, o: Observation): number | null {
   const stated = o.window?.windowMs ?? null;
-  if (s.cautious) return stated;
-  if (s.limit === null || o.statedRate === null || !(o.statedRate > 0)) return stated;
-  const derived = (s.limit * 1000) / o.statedRate;
+  if (cautious) return stated;
+  if (o.statedRate === null || !(o.statedRate > 0)) return stated;
+  const derived = (limit * 1000) / o.statedRate;
   return stated === null ? derived : Math.min(stated, derived);
 }
 
@@ -187,42 +133,28 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const maxRemainingSeen = Math.max(s0.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
   const limit = o.statedPolicy ? maxRemainingSeen + 1 : Math.max(window.quota ?? 0, maxRemainingSeen + 1);
-  let s: WindowModelState = { ...s0, limit, maxRemainingSeen };
-  s = { ...s, windowMs: windowLength(s, o) };
+  const windowMs = windowLength(s0.cautious, limit, o);
+  const s: WindowModelState = { ...s0, limit, maxRemainingSeen, windowMs };
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
   // Every unit counted now is back by the stated reset.
-  // (Sorted: only when the last entry is due after the reset does any need clamping.)
-  const clamped =
-    (s.ledger.at(-1)?.backAt ?? 0) > resetAt
-      ? s.ledger.map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e))
-      : s.ledger;
+  const clamped = clampTo(s.ledger, resetAt);
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
   const all =
     o.outcome === 'limited'
       ? clamped
       : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt }, slotOf(s.windowMs));
-  // Sorted by `backAt`: the entries back by now are the first `due` ones.
-  let due = 0;
-  let returned = 0;
   // Units due within the clock slack may still be counted by a server whose clock runs a little behind.
-  let justDue = 0;
-  while (due < all.length && all[due]!.backAt <= o.at) {
-    const entry = all[due++]!;
-    returned += entry.units;
-    if (entry.backAt > o.at - CLOCK_SLACK_MS) justDue += entry.units;
-  }
-  let ledger = due === 0 ? all : all.slice(due);
+  const due = dropDue(all, o.at);
+  const { returned, justDue } = due;
+  let ledger = due.ledger;
   if (o.mark <= s.syncedMark) return { ...s, ledger };
   // The server counted this send and what reached it before: the sends made before it (in the
   // ledger, or still in flight) and perhaps some made after it that were answered first.
   const serverCount = limit - remaining;
-  let before = 0;
-  let after = 0;
-  for (const e of ledger)
-    if (e.mark <= o.mark) before += e.units;
-    else after += e.units;
+  const after = unitsAfterMark(ledger, o.mark);
+  const before = totalUnits(ledger) - after;
   const inFlightBefore = Math.max(0, o.inFlightBefore - o.cost);
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
   // are in flight): those are back already (a fixed window's boundary passed).
@@ -280,22 +212,17 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   // longer: a count that creeps back at `limit` per window admits it then, and its answer tells.
   const lag = s.confirmed ? 0 : (s.windowMs ?? 0) / limit + CLOCK_SLACK_MS;
   const seen = now - lag;
-  let free = limit - countedAt(s, seen, inFlight);
+  const free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
-    if (s.confirmed || limit - inFlight - s.foreign - sumUnits(s.ledger) >= cost - EPSILON) return 0;
+    if (s.confirmed || limit - inFlight - s.foreign - totalUnits(s.ledger) >= cost - EPSILON) return 0;
     return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
-  const returns = s.ledger.filter((e) => e.backAt > seen);
-  if (s.foreign > 0 && s.foreignBackAt > seen)
-    returns.push({ backAt: s.foreignBackAt, units: s.foreign, mark: s.syncedMark, dueAt: s.foreignBackAt });
-  returns.sort((a, b) => a.backAt - b.backAt);
-  for (const entry of returns) {
-    free += entry.units;
-    if (free >= cost - EPSILON)
-      return Number.isFinite(entry.backAt) ? Math.ceil(entry.backAt - seen) : Infinity;
-  }
-  return Number.POSITIVE_INFINITY;
+  const foreign =
+    s.foreign > 0 && s.foreignBackAt > seen ? { units: s.foreign, backAt: s.foreignBackAt } : null;
+  const backAt = backAtReaching(s.ledger, seen, free, cost - EPSILON, foreign);
+  if (backAt === null) return Number.POSITIVE_INFINITY;
+  return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }
 
 /** Units the model lets be counted at once: the window's limit, bounded by the configured rate over a known window. */

@@ -1,0 +1,120 @@
+/**
+ * The floor of S4's interceptor row: what an undici interceptor that paces must do at the least —
+ * compute the key, look it up in a map, read each answer's rate-limit headers — measured against
+ * raw `undici.request` and `headwayInterceptor()` in the same run. 32 GETs in flight against the
+ * reference server (in process, never limiting), each client alternated A B … B A, reporting
+ * requests/s and this process's CPU µs per request (client and server together), which other
+ * processes on a shared machine disturb less than wall time. Not part of `npm run bench`; run it
+ * alone:
+ *
+ * ```sh
+ * node --import tsx bench/interceptor-floor.ts [--requests 10000] [--reps 6]
+ * ```
+ */
+import { parseArgs } from 'node:util';
+import { Agent, type Dispatcher, request } from 'undici';
+import { startServer } from '../src/server/index.js';
+import { readRateLimit } from '../src/signals/read-rate-limit.js';
+import { headwayInterceptor } from '../src/undici/interceptor.js';
+
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '10000' }, reps: { type: 'string', default: '6' } },
+});
+const requests = Number(values.requests);
+const reps = Number(values.reps);
+
+/** Forwards every event of one dispatch to the caller's handler, reading the answer's rate-limit headers. */
+class FloorHandler implements Dispatcher.DispatchHandler {
+  readonly #handler: Dispatcher.DispatchHandler;
+  readonly #lane: { sent: number; last: unknown };
+
+  constructor(handler: Dispatcher.DispatchHandler, lane: { sent: number; last: unknown }) {
+    this.#handler = handler;
+    this.#lane = lane;
+  }
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.#handler.onRequestStart?.(controller, context as never);
+  }
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    message?: string,
+  ): void {
+    this.#lane.last = readRateLimit({ status, headers }, { receivedAt: Date.now() });
+    this.#handler.onResponseStart?.(controller, status, headers, message);
+  }
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#handler.onResponseData?.(controller, chunk);
+  }
+  onResponseEnd(
+    controller: Dispatcher.DispatchController,
+    trailers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.#handler.onResponseEnd?.(controller, trailers);
+  }
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.#handler.onResponseError?.(controller, error);
+  }
+}
+
+/** The unavoidable work: the key (the origin), one map lookup, the headers of each answer read. */
+const floorInterceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => {
+  const lanes = new Map<string, { sent: number; last: unknown }>();
+  return (opts, handler) => {
+    const key = String(opts.origin);
+    let lane = lanes.get(key);
+    if (lane === undefined) {
+      lane = { sent: 0, last: null };
+      lanes.set(key, lane);
+    }
+    lane.sent++;
+    return dispatch(opts, new FloorHandler(handler, lane));
+  };
+};
+
+const clients: Record<string, () => Dispatcher> = {
+  'undici request': () => new Agent(),
+  'floor interceptor': () => new Agent().compose(floorInterceptor),
+  'headwayInterceptor()': () => new Agent().compose(headwayInterceptor()),
+};
+
+async function once(make: () => Dispatcher): Promise<{ rps: number; cpuUs: number }> {
+  const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
+  const url = `${server.url}/items`;
+  const dispatcher = make();
+  for (let i = 0; i < 200; i++) await (await request(url, { dispatcher })).body.arrayBuffer();
+  let started = 0;
+  const worker = async () => {
+    while (started < requests) {
+      started++;
+      await (await request(url, { dispatcher })).body.arrayBuffer();
+    }
+  };
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: 32 }, worker));
+  const wallMs = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  await dispatcher.close();
+  await server.close();
+  return { rps: (requests * 1000) / wallMs, cpuUs: (used.user + used.system) / requests };
+}
+
+const names = Object.keys(clients);
+const runs = new Map(names.map((name) => [name, { rps: [] as number[], cpuUs: [] as number[] }]));
+for (let rep = 0; rep < reps; rep++) {
+  for (const name of rep % 2 === 0 ? names : [...names].reverse()) {
+    const r = await once(clients[name] as () => Dispatcher);
+    runs.get(name)?.rps.push(r.rps);
+    runs.get(name)?.cpuUs.push(r.cpuUs);
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const raw = runs.get('undici request') as { rps: number[]; cpuUs: number[] };
+for (const [name, r] of runs) {
+  process.stdout.write(
+    `${name.padEnd(22)} ${Math.round(median(r.rps))} req/s (${(median(r.rps) / median(raw.rps)).toFixed(3)}× raw), ` +
+      `${median(r.cpuUs).toFixed(1)} CPU µs/request (+${(median(r.cpuUs) - median(raw.cpuUs)).toFixed(1)}; raw ÷ this ${(median(raw.cpuUs) / median(r.cpuUs)).toFixed(3)})\n`,
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * One key's retry budget ({@link ../core/retry-budget.ts}) on the client's clock: every original
+ * call earns credit, every retry spends one.
+ */
+import type { Clock } from '../core/clock.js';
+import type { RetryBudgetOptions, RetryBudgetState } from '../core/retry-budget.js';
+import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../core/retry-budget.js';
+
+/** The retry budget of one key. */
+export class KeyBudget {
+  readonly #options: RetryBudgetOptions;
+  readonly #clock: Clock;
+  #state: RetryBudgetState;
+  /** Retries the budget allowed. */
+  #retries = 0;
+
+  constructor(options: RetryBudgetOptions, clock: Clock) {
+    this.#options = options;
+    this.#clock = clock;
+    this.#state = newRetryBudget(options, clock.now());
+  }
+
+  /** Records an original call: earns retry credit. */
+  deposit(): void {
+    this.#state = depositRequest(this.#state, this.#options, this.#clock.now());
+  }
+
+  /** Spends one retry; false when the budget is exhausted. */
+  withdraw(): boolean {
+    const { allowed, state } = withdrawRetry(this.#state, this.#options, this.#clock.now());
+    this.#state = state;
+    if (allowed) this.#retries++;
+    return allowed;
+  }
+
+  /** Retries allowed so far. */
+  get retries(): number {
+    return this.#retries;
+  }
+
+  /** Whole retries the budget allows now. */
+  left(): number {
+    return retriesLeft(this.#state, this.#options, this.#clock.now());
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * With a store, the head of a key's line books its units in the shared quota
+ * ({@link SharedQuota}): only the booking holds the line, and the booked units are waited for
+ * outside it. A gate that closes meanwhile (another process was refused) gives the booking back,
+ * and the call queues again.
+ */
+import type { Clock } from '../core/clock.js';
+import { type Costs, REQUESTS } from './cost.js';
+import type { Pacer, Ticket } from './pacer.js';
+import type { SharedQuota } from './shared-quota.js';
+import type { Waiter } from './waiting-line.js';
+
+/**
+ * Books one attempt of `cost` in the shared quota: its ticket (units due in `dueInMs`), or `null`
+ * when the shared gate is closed (the key's own gate then closes as long).
+ */
+export async function bookShared(
+  shared: SharedQuota,
+  pacer: Pacer,
+  cost: Costs | number,
+  probe: boolean,
+  clock: Clock,
+): Promise<Ticket | null> {
+  const { gateMs, waitMs } = await shared.book(typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1));
+  if (gateMs <= 0) return pacer.grant(cost, probe, waitMs, clock.now());
+  pacer.gate.hold(gateMs, 'retry-after', clock.now());
+  return null;
+}
+
+/**
+ * Waits for a booked ticket's units to be due. True to send; false when a gate closed meanwhile
+ * (the ticket is given back). Throws, after giving the ticket back, when `waiter` gives up or
+ * `signal` aborts.
+ */
+export async function awaitBooking(
+  ticket: Ticket,
+  pacer: Pacer,
+  clock: Clock,
+  waiter: Waiter,
+  signal: AbortSignal | undefined,
+  giveBack: (ticket: Ticket) => void,
+): Promise<boolean> {
+  try {
+    waiter.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
+    await clock.sleep(ticket.dueInMs, signal);
+  } catch (error) {
+    giveBack(ticket);
+    throw error;
+  }
+  if (pacer.gate.waitMs(clock.now()) <= 0) return true;
+  giveBack(ticket);
+  return false;
+}
