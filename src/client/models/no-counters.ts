@@ -6,13 +6,18 @@
  *
  * An **episode** runs from the first send (or from a probe the server admitted) to its first
  * refusal. What each episode admitted, and when those sends left, bounds `Q` and `r`:
- * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`;
+ * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`,
+ *   the span taken at its longest (from `s` sent to the latest answer up to `e`): a send reached
+ *   the server somewhere between leaving and being answered, and over real HTTP a burst's sends
+ *   arrive spread out, so send times alone read `Q` high;
  * - `Q < U(r)`: at the refused send f the server's bucket was empty, although it was full at some
  *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`.
  * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
  * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
  * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
- * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). The cycle
+ * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). Of the
+ * consistent rates the first run upwards counts: a refusal of two sends that left together is also
+ * explained by a tiny bucket refilled very fast, which the first episode's spans no longer rule out. The cycle
  * rate, units admitted ÷ the time from the first send to the latest refusal plus one `Retry-After`
  * (the gate ahead), is a rate the server demonstrably sustains and lifts `rateLow`.
  *
@@ -21,20 +26,24 @@
  *   only its admission opens the key, so a server that counts refused calls is never hammered.
  *   Each probe refused again doubles the model's own hold (`Retry-After` × 2ᵏ, up to 32×): a server
  *   that keeps counting past its hint cannot lock the key out.
- * - **Paced:** after the probe, the largest consistent burst `min U(low)` less a cushion of 3 at
- *   once, then the pace. A window (episodes that need less refill than the cycle rate) gets no
+ * - **Paced:** after the probe, the largest burst every consistent rate allows (`min U(high)`; a
+ *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
+ *   half of `min U(low)`: a bucket refills to its cap long before the ramp reaches its rate, so a
+ *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
  *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
- *   below it wastes refill. Once bounded it starts at `rateLow` and grows {@link GROWTH_PER_SECOND}
+ *   below it wastes refill. Once bounded it starts {@link START_SHARE} of the way up from `rateLow`
+ *   (at most {@link START_LIFT} × `rateLow`) and grows {@link GROWTH_PER_SECOND}
  *   per second of clean time up to half-way to `rateHigh`: one more refusal costs a whole
  *   `Retry-After`, far more than pacing a few percent slow.
  */
 import { stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
 
-/** An admitted send: when it left, and its units. */
+/** An admitted send: when it left, when its answer came, and its units. */
 interface Admitted {
   at: number;
+  answeredAt: number;
   cost: number;
 }
 
@@ -83,6 +92,12 @@ export const RAMP_STEP_MS = 100;
 export const GROWTH_PER_SECOND = 0.03;
 /** Growth stops this share of the way from `rateLow` to `rateHigh`: the bounds carry timing noise. */
 export const CEILING_SHARE = 0.5;
+/**
+ * Once bounded, the pace starts this share of the way from `rateLow` to `rateHigh`, and at most
+ * {@link START_LIFT} × `rateLow` (wide bounds say little about where in them the rate lies).
+ */
+export const START_SHARE = 0.4;
+export const START_LIFT = 1.1;
 /** A `rateHigh` above this many times `rateLow` bounds nothing useful: the pace ramps. */
 export const UNBOUNDED_RATIO = 8;
 /** Units of the burst left unused after a probe. */
@@ -128,20 +143,29 @@ export function newNoCounters(now: number): NoCountersModelState {
   };
 }
 
-/** `L(r)`: the most units the episode admitted over any span, less `r` × that span. */
+/**
+ * `L(r)`: the most units the episode admitted over any span, less `r` × that span. A send reached
+ * the server between its send and its answer, so the span from `s` to `e` is taken at its longest
+ * (`e` answered − `s` sent): the bound holds however late the sends left or early the answers came.
+ */
 export function lowerBurst(e: Episode, rate: number): number {
   let best = Number.NEGATIVE_INFINITY;
   let before = 0; // units admitted before the current send
   let minStart = Number.POSITIVE_INFINITY; // min over s ≤ e of (units before s − r·t_s)
+  let lastAnswer = Number.NEGATIVE_INFINITY; // the latest answer of the sends up to e
   for (const a of e.admitted) {
     minStart = Math.min(minStart, before - (rate * a.at) / 1000);
+    lastAnswer = Math.max(lastAnswer, a.answeredAt);
     before += a.cost;
-    best = Math.max(best, before - (rate * a.at) / 1000 - minStart);
+    best = Math.max(best, before - (rate * lastAnswer) / 1000 - minStart);
   }
   return best;
 }
 
-/** `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). */
+/**
+ * `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). The span
+ * from `s` to the refusal is taken at its shortest (refused sent − `s` answered, at least 0).
+ */
 export function upperBurst(e: Episode, rate: number): number {
   if (e.refusedAt === null) return Number.POSITIVE_INFINITY;
   const total = e.admitted.reduce((sum, a) => sum + a.cost, 0);
@@ -179,7 +203,10 @@ function onGrid(episodes: readonly Episode[], steps: number): { low: number; hig
   let low: number | null = null;
   let high: number | null = null;
   for (let i = 0, r = MIN_RATE; i <= steps; i++, r *= ratio) {
-    if (!consistent(episodes, r)) continue;
+    if (!consistent(episodes, r)) {
+      if (high !== null) break; // the first run of consistent rates ends here
+      continue;
+    }
     low ??= i === 0 ? 0 : refine(episodes, r / ratio, r);
     high = i === steps ? Number.POSITIVE_INFINITY : refine(episodes, r * ratio, r);
   }
@@ -202,7 +229,7 @@ function refine(episodes: readonly Episode[], out: number, in_: number): number 
 export function paceAt(s: NoCountersModelState, now: number): number {
   const t = Math.max(0, now - s.paceFrom);
   if (s.rateHigh > UNBOUNDED_RATIO * s.rateLow) return s.paceBase * 2 ** (t / RAMP_STEP_MS);
-  const ceiling = s.paceBase + CEILING_SHARE * Math.max(0, s.rateHigh - s.paceBase);
+  const ceiling = Math.max(s.paceBase, s.rateLow + CEILING_SHARE * (s.rateHigh - s.rateLow));
   return Math.min(ceiling, s.paceBase * (1 + (GROWTH_PER_SECOND * t) / 1000));
 }
 
@@ -223,12 +250,23 @@ export function learn(
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
   const rateHigh = Math.max(rateLow, rates.high);
-  // The largest burst the episodes allow at the lowest consistent rate (a window's: its limit).
-  let burst = Number.POSITIVE_INFINITY;
-  for (const e of s.episodes) burst = Math.min(burst, upperBurst(e, rates.low));
   // A window (the episodes need less refill than the cycle rate): nothing comes back within an
   // episode, so after the burst one call at a time finds the boundary.
-  const paceBase = rates.high < cycleRate ? 0 : rateLow;
+  const window = rates.high < cycleRate;
+  const unbounded = rateHigh > UNBOUNDED_RATIO * rateLow;
+  // The largest burst every consistent rate allows: a bucket's at the highest, a window's (its
+  // limit) at the lowest. While the rate is unbounded, half of what the lowest allows: a bucket
+  // refills to its cap before the ramp reaches its rate, so a smaller burst costs nothing, and one
+  // too large costs a whole `Retry-After`.
+  let burst = Number.POSITIVE_INFINITY;
+  for (const e of s.episodes)
+    burst = Math.min(burst, upperBurst(e, window || unbounded ? rates.low : rates.high));
+  if (unbounded) burst /= 2;
+  const paceBase = window
+    ? 0
+    : unbounded
+      ? rateLow
+      : Math.min(START_LIFT * rateLow, rateLow + START_SHARE * (rateHigh - rateLow));
   return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
 }
 
@@ -266,7 +304,7 @@ export function admit(
   const admitted = [...s0.current.admitted];
   let i = admitted.length;
   while (i > 0 && admitted[i - 1]!.at > sentAt) i--;
-  admitted.splice(i, 0, { at: sentAt, cost });
+  admitted.splice(i, 0, { at: sentAt, answeredAt: now, cost });
   if (admitted.length > MAX_ADMITTED) admitted.splice(0, admitted.length - MAX_ADMITTED);
   const s = { ...s0, current: { ...s0.current, admitted }, admittedUnits: s0.admittedUnits + cost };
   if (s.phase === 'probe' && mark === s.probeMark) {
