@@ -3,6 +3,7 @@ import {
   type ConcurrencyModelState,
   concurrencyModel,
   newConcurrency,
+  PERIOD_SLACK,
   PROBE_AFTER_MS,
 } from '../../../src/client/models/concurrency.js';
 import type { Observation } from '../../../src/client/models/model.js';
@@ -64,6 +65,57 @@ function allowed(s: ConcurrencyModelState): number {
   while (n < 1000 && m.delay(s, 1, 0, n) === 0) n++;
   return n;
 }
+
+/** 40 calls one every 10 ms, each admitted 5 ms later, then one refused at 400 ms with `fields`. */
+function steadyThenRefused(fields: Partial<Observation>) {
+  const calls = new Calls();
+  for (let i = 0; i < 40; i++) {
+    const [mark] = calls.send(1, i * 10);
+    calls.settle(mark!, i * 10 + 5, 'answered');
+  }
+  const [refused] = calls.send(1, 400);
+  calls.settle(refused!, 401, 'limited', fields);
+  return calls;
+}
+
+describe('concurrency model, calls per period', () => {
+  const room = { window: window({ quota: 100, remaining: 50, resetInMs: 3000 }), retryAfterMs: 1000 };
+
+  it('a refusal with room left in the window, after more were admitted within the hint than in flight: that many per period, less one', () => {
+    const calls = steadyThenRefused(room);
+    expect(calls.s.perPeriod).toBe(39);
+    expect(calls.s.periodMs).toBe(1000);
+    expect(calls.s.cap).toBeNull();
+  });
+
+  it.each([
+    // now (ms), delay (ms): 40 sent from 0 to 390 ms; one more may go once two left the period (+ slack)
+    [401, 10 + 1000 * (1 + PERIOD_SLACK) - 401],
+    [1000, 10 + 1000 * (1 + PERIOD_SLACK) - 1000],
+    [1061, 0],
+  ])('paced as a sliding log of sends: at %s ms, %s ms to wait', (now, ms) => {
+    const calls = steadyThenRefused(room);
+    expect(m.delay(calls.s, 1, now, 0)).toBeCloseTo(ms, 9);
+  });
+
+  it.each([
+    {
+      case: 'an exhausted window explains it',
+      fields: { ...room, window: window({ quota: 100, remaining: 0 }) },
+    },
+    { case: 'no counters (the rate is the no-counters model’s to learn)', fields: { retryAfterMs: 1000 } },
+    { case: 'no retry hint', fields: { ...room, retryAfterMs: null } },
+  ])('no per-period limit when $case', ({ fields }) => {
+    expect(steadyThenRefused(fields).s.perPeriod).toBeNull();
+  });
+
+  it('no per-period limit from a refusal the cap explains (no more admitted than in flight)', () => {
+    const calls = new Calls();
+    calls.burst(8, 8, 0, room);
+    expect(calls.s.cap).toBe(8);
+    expect(calls.s.perPeriod).toBeNull();
+  });
+});
 
 describe('concurrency model', () => {
   it('caps nothing while the server admits everything', () => {
