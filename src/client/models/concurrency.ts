@@ -27,8 +27,9 @@
  *   while the server's counters state room left in their window, that the cap does not explain
  *   (more were admitted within one hint's length before it than were in flight), says the server
  *   admits at most the calls it admitted in that span: `perPeriod` becomes the lowest such count
- *   less one, over a period of the hint's length (at most {@link MAX_PERIOD_MS}). From then on a
- *   call may go while fewer than `perPeriod` calls were sent within the last period (a sliding log
+ *   less one, over a period of the hint's length (at most {@link MAX_PERIOD_MS}); like the cap, it
+ *   grows by one after {@link PROBE_AFTER_MS} without such a refusal. From then on a call may go
+ *   while fewer than `perPeriod` calls were sent within the last period (a sliding log
  *   of what was admitted and what is in flight, over the period and {@link PERIOD_SLACK} more);
  *   otherwise `delay` is the time until the oldest of them leaves it, so the limit is met without
  *   a refusal per period.
@@ -67,6 +68,8 @@ export interface ConcurrencyModelState {
   /** Most calls the server admits per `periodMs`, or `null` while no refusal has said. */
   readonly perPeriod: number | null;
   readonly periodMs: number;
+  /** When `perPeriod` last changed. */
+  readonly perPeriodAt: number;
   /** When a refusal below the cap was last doubted; `-Infinity` before. */
   readonly doubtedAt: number;
   /** Answers that came while the cap was in full use, since `changedAt` or a doubted refusal. */
@@ -92,6 +95,7 @@ export function newConcurrency(): ConcurrencyModelState {
     admittedTo: 0,
     perPeriod: null,
     periodMs: 1000,
+    perPeriodAt: Number.NEGATIVE_INFINITY,
     fullAnswers: 0,
     ramp: null,
     rampEnd: 0,
@@ -142,7 +146,12 @@ function learnPerPeriod(s: ConcurrencyModelState, o: Observation, cap: boolean):
   const admitted = sentWithin(s, o.sentAt - periodMs, o.sentAt) - 1;
   if (admitted <= sentBefore(s, o)) return s; // no more than were in flight: the cap's to explain
   const perPeriod = Math.max(1, Math.min(s.perPeriod ?? Number.POSITIVE_INFINITY, admitted - 1));
-  return { ...s, perPeriod, periodMs: s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs) };
+  return {
+    ...s,
+    perPeriod,
+    perPeriodAt: o.at,
+    periodMs: s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs),
+  };
 }
 
 function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
@@ -185,6 +194,8 @@ function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): Con
 
 function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
   let s = logAdmitted(s0, o.sentAt, o.at);
+  if (s.perPeriod !== null && o.at - s.perPeriodAt >= PROBE_AFTER_MS)
+    s = { ...s, perPeriod: s.perPeriod + 1, perPeriodAt: o.at };
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
     s =
@@ -199,7 +210,8 @@ function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyMode
 
 /**
  * The concurrency model as a {@link ServerModel} whose unit is one call in flight: `delay` is 0
- * while a place is free and `Infinity` (wait for an answer) when none is.
+ * while a place is free and the per-period limit allows, the time until it does when only that
+ * binds, and `Infinity` (wait for an answer) when no place is free.
  */
 export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
   delay(s, cost, now, inFlight) {

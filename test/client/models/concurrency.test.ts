@@ -98,6 +98,13 @@ describe('concurrency model, calls per period', () => {
     expect(m.delay(calls.s, 1, now, 0)).toBeCloseTo(ms, 9);
   });
 
+  it('grows by one after 30 s without such a refusal', () => {
+    const calls = steadyThenRefused(room);
+    const [late] = calls.send(1, 401 + PROBE_AFTER_MS);
+    calls.settle(late!, 402 + PROBE_AFTER_MS, 'answered');
+    expect(calls.s.perPeriod).toBe(40);
+  });
+
   it.each([
     {
       case: 'an exhausted window explains it',
