@@ -15,9 +15,10 @@
  * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
  * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
  * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
- * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). Of the
- * consistent rates the first run upwards counts: a refusal of two sends that left together is also
- * explained by a tiny bucket refilled very fast, which the first episode's spans no longer rule out. The cycle
+ * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). With two
+ * episodes or more, the first run of consistent rates upwards counts: a refusal of two sends that
+ * left together is also explained by a tiny bucket refilled very fast, which the first episode's
+ * spans (to the latest answer) no longer rule out. The cycle
  * rate, units admitted ÷ the time from the first send to the latest refusal plus one `Retry-After`
  * (the gate ahead), is a rate the server demonstrably sustains and lifts `rateLow`.
  *
@@ -198,13 +199,19 @@ export function consistentRates(episodes: readonly Episode[]): { low: number; hi
   return onGrid(episodes, GRID_STEPS) ?? onGrid(episodes, 10 * GRID_STEPS);
 }
 
+/**
+ * From the lowest consistent rate up to the highest one, or with two episodes or more to the end
+ * of the first run of consistent rates: one episode is one equation (`Q + r·t`), explained by
+ * rates up to its noise, and its highest consistent rate is the honest "not bounded".
+ */
 function onGrid(episodes: readonly Episode[], steps: number): { low: number; high: number } | null {
+  const firstRun = episodes.length >= 2;
   const ratio = (MAX_RATE / MIN_RATE) ** (1 / steps);
   let low: number | null = null;
   let high: number | null = null;
   for (let i = 0, r = MIN_RATE; i <= steps; i++, r *= ratio) {
     if (!consistent(episodes, r)) {
-      if (high !== null) break; // the first run of consistent rates ends here
+      if (high !== null && firstRun) break; // the first run of consistent rates ends here
       continue;
     }
     low ??= i === 0 ? 0 : refine(episodes, r / ratio, r);
