@@ -213,6 +213,20 @@ describe('no-counters model', () => {
     expect(m.delay(s, 7, 1023, 0)).toBeGreaterThan(0);
   });
 
+  it('an episode keeps its latest refused send: the longest span from its start to an empty bucket', () => {
+    let s = newNoCounters(0);
+    for (let i = 0; i < 3; i++) s = m.sent(s, 1, i, i + 1, i);
+    s = m.observe(
+      s,
+      answer({ at: 5, sentAt: 2, mark: 3, outcome: 'limited', retryAfterMs: 1000, inFlight: 2 }),
+    );
+    s = m.observe(
+      s,
+      answer({ at: 6, sentAt: 0, mark: 1, outcome: 'limited', retryAfterMs: 1000, inFlight: 1 }),
+    );
+    expect(s.current.refusedAt).toBe(2);
+  });
+
   it('a server that keeps refusing after its hint: each refused probe doubles the hold, up to 32 ×', () => {
     let s = exchange(exchange(newNoCounters(0), 0, 'answered'), 1, 'limited');
     const holds: number[] = [];
