@@ -118,7 +118,9 @@ const MAX_ADMITTED = 4096;
 /** The rates tried for consistency (units/s), geometric. */
 const MIN_RATE = 0.1;
 const MAX_RATE = 1e6;
-const GRID_STEPS = 1200;
+const GRID_STEPS = 120;
+/** The fine grid looks this many times below the coarse grid's lowest consistent rate. */
+const FINE_SPAN = 16;
 
 const EMPTY: Episode = { admitted: [], refusedAt: null };
 
@@ -198,30 +200,46 @@ function consistent(episodes: readonly Episode[], rate: number): boolean {
 
 /**
  * The consistent rates `[low, high]` (units/s), or `null` when none is (noise): see the top. Tried
- * on a geometric grid with steps of 1.4 %: a range pinned by two episodes is a few percent wide, and
- * a coarser grid that stepped over it would take a run of noise above it for the rate.
+ * on a geometric grid, then ten times finer below the coarse grid's lowest consistent rate, down
+ * to {@link FINE_SPAN} below it (or everywhere when the coarse one finds none): a range pinned by
+ * two episodes is a few percent wide, and a coarse grid that stepped over it would take a run of
+ * noise above it for the rate.
  */
 export function consistentRates(episodes: readonly Episode[]): { low: number; high: number } | null {
-  return onGrid(episodes, GRID_STEPS);
+  const coarse = onGrid(episodes, MIN_RATE, MAX_RATE, GRID_STEPS);
+  if (coarse === null) return onGrid(episodes, MIN_RATE, MAX_RATE, 10 * GRID_STEPS);
+  if (coarse.low <= MIN_RATE || episodes.length < 2) return coarse;
+  const from = Math.max(MIN_RATE, coarse.low / FINE_SPAN);
+  const steps = Math.ceil((10 * GRID_STEPS * Math.log(coarse.low / from)) / Math.log(MAX_RATE / MIN_RATE));
+  const below = onGrid(episodes, from, coarse.low, steps);
+  if (below === null || below.low >= coarse.low) return coarse;
+  // A run that reaches the coarse grid's lowest consistent rate goes on as the coarse one does.
+  return below.high >= coarse.low ? { low: below.low, high: coarse.high } : below;
 }
 
 /**
- * From the lowest consistent rate up to the highest one, or with two episodes or more to the end
- * of the first run of consistent rates: one episode is one equation (`Q + r·t`), explained by
- * rates up to its noise, and its highest consistent rate is the honest "not bounded".
+ * From the lowest consistent rate in `[from, to]` up to the highest one, or with two episodes or
+ * more to the end of the first run of consistent rates: one episode is one equation (`Q + r·t`),
+ * explained by rates up to its noise, and its highest consistent rate is the honest "not bounded".
+ * A run that reaches `to` ends at the highest consistent rate of the whole grid.
  */
-function onGrid(episodes: readonly Episode[], steps: number): { low: number; high: number } | null {
+function onGrid(
+  episodes: readonly Episode[],
+  from: number,
+  to: number,
+  steps: number,
+): { low: number; high: number } | null {
   const firstRun = episodes.length >= 2;
-  const ratio = (MAX_RATE / MIN_RATE) ** (1 / steps);
+  const ratio = (to / from) ** (1 / steps);
   let low: number | null = null;
   let high: number | null = null;
-  for (let i = 0, r = MIN_RATE; i <= steps; i++, r *= ratio) {
+  for (let i = 0, r = from; i <= steps; i++, r *= ratio) {
     if (!consistent(episodes, r)) {
-      if (high !== null && firstRun) break; // the first run of consistent rates ends here
+      if (high !== null && firstRun) return { low: low!, high }; // the first run ends here
       continue;
     }
-    low ??= i === 0 ? 0 : refine(episodes, r / ratio, r);
-    high = i === steps ? Number.POSITIVE_INFINITY : refine(episodes, r * ratio, r);
+    low ??= i === 0 ? (from <= MIN_RATE ? 0 : r) : refine(episodes, r / ratio, r);
+    high = i === steps ? (to >= MAX_RATE ? Number.POSITIVE_INFINITY : r) : refine(episodes, r * ratio, r);
   }
   return low === null || high === null ? null : { low, high };
 }
