@@ -10,7 +10,9 @@
  *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
  *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
  *   other call was in flight; when a rate window explains it (the answer shows a window with
- *   `remaining: 0`: the primary limit); or when the server has been seen to admit more than `n`
+ *   `remaining: 0`: the primary limit); when the server states no counters at all (its refusals
+ *   are the no-counters model's rate to learn: a blind burst refused with a dozen in flight would
+ *   otherwise cap the key below what its rate needs); or when the server has been seen to admit more than `n`
  *   at once (`n + 1` or more calls admitted and in flight together: then it was a rate that
  *   refused, e.g. a per-second limit, not the number in flight).
  * - **Cap the calls in flight at what was admitted**: with a cap `c`, a call may go while fewer
@@ -118,10 +120,13 @@ function allowance(s: ConcurrencyModelState): number {
   return Math.min(s.cap ?? Number.POSITIVE_INFINITY, s.ramp ?? Number.POSITIVE_INFINITY);
 }
 
-/** A refusal with others in flight that neither an exhausted window nor the reopening explains. */
+/**
+ * A refusal with others in flight that neither an exhausted window nor the reopening explains,
+ * from a server that states counters (one that states none is read by the no-counters model).
+ */
 function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean {
   const reopening = s.ramp !== null && o.sentAt >= s.rampFrom;
-  return sentBefore(s, o) >= 1 && o.window?.remaining !== 0 && !reopening;
+  return sentBefore(s, o) >= 1 && o.window !== null && o.window.remaining !== 0 && !reopening;
 }
 
 /** Calls sent within `(from, to]` that were admitted, or are still in flight. */

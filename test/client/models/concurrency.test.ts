@@ -11,6 +11,9 @@ import { answer, window } from './helpers.js';
 
 const m = concurrencyModel;
 
+/** The window a server with counters reports by default: room left (GitHub's primary window). */
+const COUNTED = window({ quota: 1000, remaining: 500, resetInMs: 60_000 });
+
 /** A key's calls, as the pacer reports them to the model: sent in mark order, then settled. */
 class Calls {
   s: ConcurrencyModelState = newConcurrency();
@@ -42,6 +45,7 @@ class Calls {
         inFlight: this.#inFlight.size,
         outcome,
         retryAfterMs: limited ? 1000 : null,
+        window: COUNTED,
         ...fields,
       }),
     );
@@ -110,7 +114,10 @@ describe('concurrency model, calls per period', () => {
       case: 'an exhausted window explains it',
       fields: { ...room, window: window({ quota: 100, remaining: 0 }) },
     },
-    { case: 'no counters (the rate is the no-counters model’s to learn)', fields: { retryAfterMs: 1000 } },
+    {
+      case: 'no counters (the rate is the no-counters model’s to learn)',
+      fields: { retryAfterMs: 1000, window: null },
+    },
     { case: 'no retry hint', fields: { ...room, retryAfterMs: null } },
   ])('no per-period limit when $case', ({ fields }) => {
     expect(steadyThenRefused(fields).s.perPeriod).toBeNull();
@@ -147,6 +154,12 @@ describe('concurrency model', () => {
     const calls = new Calls();
     calls.burst(admitted, refused, 0);
     expect(calls.s.cap).toBe(cap);
+  });
+
+  it('a server that states no counters teaches no cap: its refusals are the no-counters model’s rate', () => {
+    const calls = new Calls();
+    calls.burst(8, 8, 0, { window: null });
+    expect(calls.s.cap).toBeNull();
   });
 
   it('a refusal that an exhausted window explains is the rate, not concurrency', () => {
@@ -232,7 +245,8 @@ describe('concurrency model', () => {
     const calls = new Calls();
     calls.burst(8, 0, 0);
     const marks = calls.send(4, 100);
-    calls.settle(marks[0]!, 101, 'limited'); // a rate refusal (sent first): no cap, 4 were in flight
+    // A rate refusal (sent first; no counters, so no per-period limit either): no cap, 4 were in flight.
+    calls.settle(marks[0]!, 101, 'limited', { window: null });
     for (const mark of marks.slice(1)) calls.settle(mark, 150, 'answered');
     expect(calls.s.cap).toBeNull();
     expect(allowed(calls.s)).toBe(1);
