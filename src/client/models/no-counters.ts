@@ -37,7 +37,8 @@
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
  *   below it wastes refill. Once bounded it starts {@link START_SHARE} of the way up from `rateLow`
  *   (at most {@link START_LIFT} × `rateLow`) and grows {@link GROWTH_PER_SECOND}
- *   per second of clean time up to half-way to `rateHigh`: one more refusal costs a whole
+ *   per second of clean time up to {@link CEILING_SHARE} of the way to `rateHigh` (the start share:
+ *   the bounds' upper end sits further from the rate than their lower one): one more refusal costs a whole
  *   `Retry-After`, far more than pacing a few percent slow.
  */
 import { stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
@@ -97,7 +98,7 @@ export const RAMP_STEP_MS = 100;
 /** Once bounded, the pace grows by this share per second of clean time. */
 export const GROWTH_PER_SECOND = 0.03;
 /** Growth stops this share of the way from `rateLow` to `rateHigh`: the bounds carry timing noise. */
-export const CEILING_SHARE = 0.5;
+export const CEILING_SHARE = 0.4;
 /**
  * Once bounded, the pace starts this share of the way from `rateLow` to `rateHigh`, and at most
  * {@link START_LIFT} × `rateLow` (wide bounds say little about where in them the rate lies).

@@ -171,7 +171,7 @@ describe('pace', () => {
     [Number.POSITIVE_INFINITY, 250, 100 * 2 ** 2.5],
     [900, 100, 200], // above 8 × the lower bound: still unbounded, it ramps
     [120, 1000, 103], // bounded: 3 % per second
-    [120, 10_000, 110], // … up to half-way to the upper bound
+    [120, 10_000, 108], // … up to 40 % of the way to the upper bound
   ])('rateHigh %s, %s ms in: %s/s', (rateHigh, t, pace) => {
     expect(paceAt({ ...base, rateHigh }, 1000 + t)).toBeCloseTo(pace, 9);
   });
@@ -293,7 +293,7 @@ describe('no-counters model', () => {
       }
       if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
     }
-    // Two refusals taught the rate: paced just under 200/s and at most half-way up to its bound.
+    // Two refusals taught the rate: paced just under 200/s and at most 40 % of the way up to its bound.
     expect(s.rateLow).toBeGreaterThan(180);
     expect(s.rateLow).toBeLessThanOrEqual(200);
     expect(s.rateHigh).toBeGreaterThanOrEqual(200);
