@@ -9,7 +9,8 @@
  * - **In flight**: at most `maxInFlight` calls; before anything is known about the server, a small
  *   window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
  * - **Concurrency** ({@link ./models/concurrency.ts}): a cap on the calls in flight learned from
- *   refusals that came while others were in flight, and a gradual reopening after a retry hint.
+ *   refusals that came while others were in flight, a gradual reopening after a retry hint, and a
+ *   limit on the calls per period learned from refusals the window's counters do not explain.
  * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
  *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
  *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
@@ -218,7 +219,9 @@ export class Pacer {
       return { ms: 0, reason: 'outage', probe: true, window: null };
     }
     if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
-    if (concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight) > 0) return WAIT_FOR_ANSWER;
+    const secondaryMs = concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight);
+    if (secondaryMs === Number.POSITIVE_INFINITY) return WAIT_FOR_ANSWER;
+    if (secondaryMs > 0) return { ms: secondaryMs, reason: 'pacing', probe: false, window: null };
     if (!this.#options.paced) return GO;
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
     const requests = this.#costIn(cost, REQUESTS);

@@ -10,7 +10,9 @@
  *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
  *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
  *   other call was in flight; when a rate window explains it (the answer shows a window with
- *   `remaining: 0`: the primary limit); or when the server has been seen to admit more than `n`
+ *   `remaining: 0`: the primary limit); when the server states no counters at all (its refusals
+ *   are the no-counters model's rate to learn: a blind burst refused with a dozen in flight would
+ *   otherwise cap the key below what its rate needs); or when the server has been seen to admit more than `n`
  *   at once (`n + 1` or more calls admitted and in flight together: then it was a rate that
  *   refused, e.g. a per-second limit, not the number in flight).
  * - **Cap the calls in flight at what was admitted**: with a cap `c`, a call may go while fewer
@@ -23,11 +25,30 @@
  *   trip; answers to calls sent before the refusal do not count), until the allowance reaches
  *   the cap or the number in flight when the refusal came.
  *   A gate that reopened for every waiting call at once would refuse most of them again.
+ * - **Calls per period** (GitHub's "too many requests per second"): a refusal with a retry hint
+ *   while the server's counters state room left in their window, that the cap does not explain
+ *   (more were admitted within one hint's length before it than were in flight), says the server
+ *   admits at most the calls it admitted in that span: `perPeriod` becomes the lowest such count
+ *   less one, over a period of the hint's length (at most {@link MAX_PERIOD_MS}); like the cap, it
+ *   grows by one after {@link PROBE_AFTER_MS} without such a refusal. From then on a call may go
+ *   while fewer than `perPeriod` calls were sent within the last period (a sliding log
+ *   of what was admitted and what is in flight, over the period and {@link PERIOD_SLACK} more);
+ *   otherwise `delay` is the time until the oldest of them leaves it, so the limit is met without
+ *   a refusal per period.
  */
 import type { ModelSnapshot, Observation, ServerModel } from './model.js';
 
 /** Quiet time (no concurrency refusal) before the cap may grow by one. */
 export const PROBE_AFTER_MS = 30_000;
+/** The longest period a per-period limit is kept over (a longer hint is read as this long). */
+export const MAX_PERIOD_MS = 60_000;
+/**
+ * A per-period limit is paced over this share of the period longer: the server counts a call when
+ * it arrives, a little after it left, and sends that leave right as an older one ages out collide.
+ */
+export const PERIOD_SLACK = 0.05;
+/** Admitted sends kept before the log is compacted to the last period. */
+const LOG_COMPACT_AT = 4096;
 
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
@@ -37,6 +58,20 @@ export interface ConcurrencyModelState {
   readonly changedAt: number;
   /** The marks of the calls sent and not settled yet, in the order they left. */
   readonly pending: readonly number[];
+  /** When each of `pending` left. */
+  readonly pendingAt: readonly number[];
+  /**
+   * When the admitted calls left, in the order they were answered: an append-only log shared
+   * between states, of which this state reads `admittedFrom` to `admittedTo`.
+   */
+  readonly admitted: number[];
+  readonly admittedFrom: number;
+  readonly admittedTo: number;
+  /** Most calls the server admits per `periodMs`, or `null` while no refusal has said. */
+  readonly perPeriod: number | null;
+  readonly periodMs: number;
+  /** When `perPeriod` last changed. */
+  readonly perPeriodAt: number;
   /** When a refusal below the cap was last doubted; `-Infinity` before. */
   readonly doubtedAt: number;
   /** Answers that came while the cap was in full use, since `changedAt` or a doubted refusal. */
@@ -56,6 +91,13 @@ export function newConcurrency(): ConcurrencyModelState {
     changedAt: Number.NEGATIVE_INFINITY,
     doubtedAt: Number.NEGATIVE_INFINITY,
     pending: [],
+    pendingAt: [],
+    admitted: [],
+    admittedFrom: 0,
+    admittedTo: 0,
+    perPeriod: null,
+    periodMs: 1000,
+    perPeriodAt: Number.NEGATIVE_INFINITY,
     fullAnswers: 0,
     ramp: null,
     rampEnd: 0,
@@ -78,10 +120,43 @@ function allowance(s: ConcurrencyModelState): number {
   return Math.min(s.cap ?? Number.POSITIVE_INFINITY, s.ramp ?? Number.POSITIVE_INFINITY);
 }
 
-/** A refusal with others in flight that neither an exhausted window nor the reopening explains. */
+/**
+ * A refusal with others in flight that neither an exhausted window nor the reopening explains,
+ * from a server that states counters (one that states none is read by the no-counters model).
+ */
 function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean {
   const reopening = s.ramp !== null && o.sentAt >= s.rampFrom;
-  return sentBefore(s, o) >= 1 && o.window?.remaining !== 0 && !reopening;
+  return sentBefore(s, o) >= 1 && o.window !== null && o.window.remaining !== 0 && !reopening;
+}
+
+/** Calls sent within `(from, to]` that were admitted, or are still in flight. */
+function sentWithin(s: ConcurrencyModelState, from: number, to: number): number {
+  let n = 0;
+  for (let i = s.admittedFrom; i < s.admittedTo; i++) {
+    const at = s.admitted[i]!;
+    if (at > from && at <= to) n++;
+  }
+  for (const at of s.pendingAt) if (at > from && at <= to) n++;
+  return n;
+}
+
+/**
+ * A refusal with a retry hint while the window states room left, that the cap does not explain:
+ * the server admits at most what it admitted within one hint's length before it.
+ */
+function learnPerPeriod(s: ConcurrencyModelState, o: Observation, cap: boolean): ConcurrencyModelState {
+  if (o.retryAfterMs === null || !((o.window?.remaining ?? 0) > 0) || cap) return s;
+  const periodMs = Math.min(MAX_PERIOD_MS, Math.max(1, o.retryAfterMs));
+  // The refused call itself is pending: it left at `o.sentAt`, and counts nothing.
+  const admitted = sentWithin(s, o.sentAt - periodMs, o.sentAt) - 1;
+  if (admitted <= sentBefore(s, o)) return s; // no more than were in flight: the cap's to explain
+  const perPeriod = Math.max(1, Math.min(s.perPeriod ?? Number.POSITIVE_INFINITY, admitted - 1));
+  return {
+    ...s,
+    perPeriod,
+    perPeriodAt: o.at,
+    periodMs: s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs),
+  };
 }
 
 function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
@@ -93,20 +168,39 @@ function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyMod
   const below = s0.cap !== null && before < s0.cap;
   const proven = below && s0.fullAnswers >= (s0.cap as number);
   const sameEpisode = below && o.sentAt < s0.doubtedAt;
-  const s = !isConcurrencyRefusal(s0, o)
-    ? s0
-    : proven
-      ? { ...s0, fullAnswers: 0, doubtedAt: o.at }
-      : sameEpisode
-        ? s0
-        : { ...s0, cap, changedAt: o.at, fullAnswers: 0 };
+  const believed = isConcurrencyRefusal(s0, o) && !proven && !sameEpisode;
+  const s = learnPerPeriod(
+    believed
+      ? { ...s0, cap, changedAt: o.at, fullAnswers: 0 }
+      : proven && isConcurrencyRefusal(s0, o)
+        ? { ...s0, fullAnswers: 0, doubtedAt: o.at }
+        : s0,
+    o,
+    believed,
+  );
   if (o.retryAfterMs === null) return s;
   const rampEnd = Math.max(s.ramp === null ? 0 : s.rampEnd, o.inFlightBefore);
   return { ...s, ramp: 1, rampEnd, rampFrom: o.at };
 }
 
+/** The log after an admitted call that left at `sentAt`, answered at `now` (compacted to the last period when long). */
+function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): ConcurrencyModelState {
+  let log = s.admitted;
+  let from = s.admittedFrom;
+  if (s.admittedTo !== log.length || s.admittedTo - from >= LOG_COMPACT_AT) {
+    // Another state appended here already, or the log is long: this state's live part, copied.
+    const keepFrom = now - (s.perPeriod === null ? MAX_PERIOD_MS : s.periodMs * (1 + PERIOD_SLACK));
+    log = log.slice(from, s.admittedTo).filter((at) => at > keepFrom);
+    from = 0;
+  }
+  log.push(sentAt);
+  return { ...s, admitted: log, admittedFrom: from, admittedTo: log.length };
+}
+
 function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  let s = s0;
+  let s = logAdmitted(s0, o.sentAt, o.at);
+  if (s.perPeriod !== null && o.at - s.perPeriodAt >= PROBE_AFTER_MS)
+    s = { ...s, perPeriod: s.perPeriod + 1, perPeriodAt: o.at };
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
     s =
@@ -121,21 +215,40 @@ function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyMode
 
 /**
  * The concurrency model as a {@link ServerModel} whose unit is one call in flight: `delay` is 0
- * while a place is free and `Infinity` (wait for an answer) when none is.
+ * while a place is free and the per-period limit allows, the time until it does when only that
+ * binds, and `Infinity` (wait for an answer) when no place is free.
  */
 export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
-  delay(s, cost, _now, inFlight) {
-    return inFlight + cost <= allowance(s) ? 0 : Number.POSITIVE_INFINITY;
+  delay(s, cost, now, inFlight) {
+    if (inFlight + cost > allowance(s)) return Number.POSITIVE_INFINITY;
+    if (s.perPeriod === null) return 0;
+    // Sorted send times within the period; the call may go once all but `perPeriod − cost` left it.
+    const periodMs = s.periodMs * (1 + PERIOD_SLACK);
+    const from = now - periodMs;
+    const within: number[] = [];
+    for (let i = s.admittedFrom; i < s.admittedTo; i++)
+      if (s.admitted[i]! > from) within.push(s.admitted[i]!);
+    for (const at of s.pendingAt) if (at > from) within.push(at);
+    const over = within.length + cost - s.perPeriod;
+    if (over <= 0) return 0;
+    within.sort((a, b) => a - b);
+    return Math.max(0, within[over - 1]! + periodMs - now);
   },
 
-  sent(s, _cost, _now, mark) {
-    return { ...s, pending: [...s.pending, mark] };
+  sent(s, _cost, now, mark) {
+    return { ...s, pending: [...s.pending, mark], pendingAt: [...s.pendingAt, now] };
   },
 
   observe(s0, o) {
     const s =
       o.outcome === 'limited' ? afterRefusal(s0, o) : o.outcome === 'answered' ? afterAnswer(s0, o) : s0;
-    return { ...s, pending: s.pending.filter((mark) => mark !== o.mark) };
+    const i = s.pending.indexOf(o.mark);
+    if (i < 0) return s;
+    return {
+      ...s,
+      pending: s.pending.filter((_, j) => j !== i),
+      pendingAt: s.pendingAt.filter((_, j) => j !== i),
+    };
   },
 
   /** `burst`: the calls allowed in flight now (`null`: no cap); `tokens`: the places free. */

@@ -6,13 +6,21 @@
  *
  * An **episode** runs from the first send (or from a probe the server admitted) to its first
  * refusal. What each episode admitted, and when those sends left, bounds `Q` and `r`:
- * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`;
- * - `Q < U(r)`: at the refused send f the server's bucket was empty, although it was full at some
- *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`.
+ * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`,
+ *   the span taken at its longest (from `s` sent to the latest answer up to `e`): a send reached
+ *   the server somewhere between leaving and being answered, and over real HTTP a burst's sends
+ *   arrive spread out, so send times alone read `Q` high;
+ * - `Q < U(r)`: at a refused send f the server's bucket was empty, although it was full at some
+ *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`;
+ *   the latest refused send gives the longest spans (the earliest may be one that left first and
+ *   arrived last).
  * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
  * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
  * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
- * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). The cycle
+ * bucket drains then pins `r` — which is why two refusals are needed (README, "Limits"). With two
+ * episodes or more, the first run of consistent rates upwards counts: a refusal of two sends that
+ * left together is also explained by a tiny bucket refilled very fast, which the first episode's
+ * spans (to the latest answer) no longer rule out. The cycle
  * rate, units admitted ÷ the time from the first send to the latest refusal plus one `Retry-After`
  * (the gate ahead), is a rate the server demonstrably sustains and lifts `rateLow`.
  *
@@ -21,27 +29,35 @@
  *   only its admission opens the key, so a server that counts refused calls is never hammered.
  *   Each probe refused again doubles the model's own hold (`Retry-After` × 2ᵏ, up to 32×): a server
  *   that keeps counting past its hint cannot lock the key out.
- * - **Paced:** after the probe, the largest consistent burst `min U(low)` less a cushion of 3 at
- *   once, then the pace. A window (episodes that need less refill than the cycle rate) gets no
+ * - **Paced:** after the probe, the largest burst every consistent rate allows (`min U(high)`; a
+ *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
+ *   half of `min U(low)`: a bucket refills to its cap long before the ramp reaches its rate, so a
+ *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
  *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
- *   below it wastes refill. Once bounded it starts at `rateLow` and grows {@link GROWTH_PER_SECOND}
- *   per second of clean time up to half-way to `rateHigh`: one more refusal costs a whole
+ *   below it wastes refill. Once bounded it starts {@link START_SHARE} of the way up from `rateLow`
+ *   (at most {@link START_LIFT} × `rateLow`) and grows {@link GROWTH_PER_SECOND}
+ *   per second of clean time up to {@link CEILING_SHARE} of the way to `rateHigh` (the start share:
+ *   the bounds' upper end sits further from the rate than their lower one): one more refusal costs a whole
  *   `Retry-After`, far more than pacing a few percent slow.
  */
 import { stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
 
-/** An admitted send: when it left, and its units. */
+/** An admitted send: when it left, when its answer came, and its units. */
 interface Admitted {
   at: number;
+  answeredAt: number;
   cost: number;
 }
 
-/** One episode: its admitted sends (by send time) and its earliest refused send. */
+/** One episode: its admitted sends (by send time) and its latest refused send. */
 export interface Episode {
   readonly admitted: readonly Admitted[];
-  /** When the earliest refused send of it left; `null` while none was refused. */
+  /**
+   * When the latest refused send of it left (the bucket was empty at each: the latest makes the
+   * longest span since the episode's start); `null` while none was refused.
+   */
   readonly refusedAt: number | null;
 }
 
@@ -82,7 +98,13 @@ export const RAMP_STEP_MS = 100;
 /** Once bounded, the pace grows by this share per second of clean time. */
 export const GROWTH_PER_SECOND = 0.03;
 /** Growth stops this share of the way from `rateLow` to `rateHigh`: the bounds carry timing noise. */
-export const CEILING_SHARE = 0.5;
+export const CEILING_SHARE = 0.4;
+/**
+ * Once bounded, the pace starts this share of the way from `rateLow` to `rateHigh`, and at most
+ * {@link START_LIFT} × `rateLow` (wide bounds say little about where in them the rate lies).
+ */
+export const START_SHARE = 0.4;
+export const START_LIFT = 1.1;
 /** A `rateHigh` above this many times `rateLow` bounds nothing useful: the pace ramps. */
 export const UNBOUNDED_RATIO = 8;
 /** Units of the burst left unused after a probe. */
@@ -98,6 +120,8 @@ const MAX_ADMITTED = 4096;
 const MIN_RATE = 0.1;
 const MAX_RATE = 1e6;
 const GRID_STEPS = 120;
+/** The fine grid looks this many times below the coarse grid's lowest consistent rate. */
+const FINE_SPAN = 16;
 
 const EMPTY: Episode = { admitted: [], refusedAt: null };
 
@@ -128,20 +152,29 @@ export function newNoCounters(now: number): NoCountersModelState {
   };
 }
 
-/** `L(r)`: the most units the episode admitted over any span, less `r` × that span. */
+/**
+ * `L(r)`: the most units the episode admitted over any span, less `r` × that span. A send reached
+ * the server between its send and its answer, so the span from `s` to `e` is taken at its longest
+ * (`e` answered − `s` sent): the bound holds however late the sends left or early the answers came.
+ */
 export function lowerBurst(e: Episode, rate: number): number {
   let best = Number.NEGATIVE_INFINITY;
   let before = 0; // units admitted before the current send
   let minStart = Number.POSITIVE_INFINITY; // min over s ≤ e of (units before s − r·t_s)
+  let lastAnswer = Number.NEGATIVE_INFINITY; // the latest answer of the sends up to e
   for (const a of e.admitted) {
     minStart = Math.min(minStart, before - (rate * a.at) / 1000);
+    lastAnswer = Math.max(lastAnswer, a.answeredAt);
     before += a.cost;
-    best = Math.max(best, before - (rate * a.at) / 1000 - minStart);
+    best = Math.max(best, before - (rate * lastAnswer) / 1000 - minStart);
   }
   return best;
 }
 
-/** `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). */
+/**
+ * `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). The span
+ * from `s` to the refusal is taken at its shortest (refused sent − `s` answered, at least 0).
+ */
 export function upperBurst(e: Episode, rate: number): number {
   if (e.refusedAt === null) return Number.POSITIVE_INFINITY;
   const total = e.admitted.reduce((sum, a) => sum + a.cost, 0);
@@ -168,20 +201,46 @@ function consistent(episodes: readonly Episode[], rate: number): boolean {
 
 /**
  * The consistent rates `[low, high]` (units/s), or `null` when none is (noise): see the top. Tried
- * on a geometric grid, then on one ten times finer when the coarse one finds none (a narrow range).
+ * on a geometric grid, then ten times finer below the coarse grid's lowest consistent rate, down
+ * to {@link FINE_SPAN} below it (or everywhere when the coarse one finds none): a range pinned by
+ * two episodes is a few percent wide, and a coarse grid that stepped over it would take a run of
+ * noise above it for the rate.
  */
 export function consistentRates(episodes: readonly Episode[]): { low: number; high: number } | null {
-  return onGrid(episodes, GRID_STEPS) ?? onGrid(episodes, 10 * GRID_STEPS);
+  const coarse = onGrid(episodes, MIN_RATE, MAX_RATE, GRID_STEPS);
+  if (coarse === null) return onGrid(episodes, MIN_RATE, MAX_RATE, 10 * GRID_STEPS);
+  if (coarse.low <= MIN_RATE || episodes.length < 2) return coarse;
+  const from = Math.max(MIN_RATE, coarse.low / FINE_SPAN);
+  const steps = Math.ceil((10 * GRID_STEPS * Math.log(coarse.low / from)) / Math.log(MAX_RATE / MIN_RATE));
+  const below = onGrid(episodes, from, coarse.low, steps);
+  if (below === null || below.low >= coarse.low) return coarse;
+  // A run that reaches the coarse grid's lowest consistent rate goes on as the coarse one does.
+  return below.high >= coarse.low ? { low: below.low, high: coarse.high } : below;
 }
 
-function onGrid(episodes: readonly Episode[], steps: number): { low: number; high: number } | null {
-  const ratio = (MAX_RATE / MIN_RATE) ** (1 / steps);
+/**
+ * From the lowest consistent rate in `[from, to]` up to the highest one, or with two episodes or
+ * more to the end of the first run of consistent rates: one episode is one equation (`Q + r·t`),
+ * explained by rates up to its noise, and its highest consistent rate is the honest "not bounded".
+ * A run that reaches `to` ends at the highest consistent rate of the whole grid.
+ */
+function onGrid(
+  episodes: readonly Episode[],
+  from: number,
+  to: number,
+  steps: number,
+): { low: number; high: number } | null {
+  const firstRun = episodes.length >= 2;
+  const ratio = (to / from) ** (1 / steps);
   let low: number | null = null;
   let high: number | null = null;
-  for (let i = 0, r = MIN_RATE; i <= steps; i++, r *= ratio) {
-    if (!consistent(episodes, r)) continue;
-    low ??= i === 0 ? 0 : refine(episodes, r / ratio, r);
-    high = i === steps ? Number.POSITIVE_INFINITY : refine(episodes, r * ratio, r);
+  for (let i = 0, r = from; i <= steps; i++, r *= ratio) {
+    if (!consistent(episodes, r)) {
+      if (high !== null && firstRun) return { low: low!, high }; // the first run ends here
+      continue;
+    }
+    low ??= i === 0 ? (from <= MIN_RATE ? 0 : r) : refine(episodes, r / ratio, r);
+    high = i === steps ? (to >= MAX_RATE ? Number.POSITIVE_INFINITY : r) : refine(episodes, r * ratio, r);
   }
   return low === null || high === null ? null : { low, high };
 }
@@ -202,7 +261,7 @@ function refine(episodes: readonly Episode[], out: number, in_: number): number 
 export function paceAt(s: NoCountersModelState, now: number): number {
   const t = Math.max(0, now - s.paceFrom);
   if (s.rateHigh > UNBOUNDED_RATIO * s.rateLow) return s.paceBase * 2 ** (t / RAMP_STEP_MS);
-  const ceiling = s.paceBase + CEILING_SHARE * Math.max(0, s.rateHigh - s.paceBase);
+  const ceiling = Math.max(s.paceBase, s.rateLow + CEILING_SHARE * (s.rateHigh - s.rateLow));
   return Math.min(ceiling, s.paceBase * (1 + (GROWTH_PER_SECOND * t) / 1000));
 }
 
@@ -223,12 +282,23 @@ export function learn(
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
   const rateHigh = Math.max(rateLow, rates.high);
-  // The largest burst the episodes allow at the lowest consistent rate (a window's: its limit).
-  let burst = Number.POSITIVE_INFINITY;
-  for (const e of s.episodes) burst = Math.min(burst, upperBurst(e, rates.low));
   // A window (the episodes need less refill than the cycle rate): nothing comes back within an
   // episode, so after the burst one call at a time finds the boundary.
-  const paceBase = rates.high < cycleRate ? 0 : rateLow;
+  const window = rates.high < cycleRate;
+  const unbounded = rateHigh > UNBOUNDED_RATIO * rateLow;
+  // The largest burst every consistent rate allows: a bucket's at the highest, a window's (its
+  // limit) at the lowest. While the rate is unbounded, half of what the lowest allows: a bucket
+  // refills to its cap before the ramp reaches its rate, so a smaller burst costs nothing, and one
+  // too large costs a whole `Retry-After`.
+  let burst = Number.POSITIVE_INFINITY;
+  for (const e of s.episodes)
+    burst = Math.min(burst, upperBurst(e, window || unbounded ? rates.low : rates.high));
+  if (unbounded) burst /= 2;
+  const paceBase = window
+    ? 0
+    : unbounded
+      ? rateLow
+      : Math.min(START_LIFT * rateLow, rateLow + START_SHARE * (rateHigh - rateLow));
   return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
 }
 
@@ -248,7 +318,7 @@ export function refuse(
     return { ...s, probeMark: null, refusedProbes, holdUntil: now + periodMs * factor };
   }
   if (mark <= s.episodeMark) return s; // a refusal of an episode already learned from
-  const refusedAt = Math.min(s.current.refusedAt ?? sentAt, sentAt);
+  const refusedAt = Math.max(s.current.refusedAt ?? sentAt, sentAt);
   const current = { ...s.current, refusedAt };
   if (s.phase === 'probe') return { ...s, current }; // one more refusal of the same episode
   return { ...s, current, phase: 'probe', refusalAt: now, periodMs, tokens: 0, updatedAt: now };
@@ -266,7 +336,7 @@ export function admit(
   const admitted = [...s0.current.admitted];
   let i = admitted.length;
   while (i > 0 && admitted[i - 1]!.at > sentAt) i--;
-  admitted.splice(i, 0, { at: sentAt, cost });
+  admitted.splice(i, 0, { at: sentAt, answeredAt: now, cost });
   if (admitted.length > MAX_ADMITTED) admitted.splice(0, admitted.length - MAX_ADMITTED);
   const s = { ...s0, current: { ...s0.current, admitted }, admittedUnits: s0.admittedUnits + cost };
   if (s.phase === 'probe' && mark === s.probeMark) {

@@ -251,7 +251,14 @@ export const windowModel: ServerModel<WindowModelState> = {
   observe(s0, o) {
     let s = s0;
     // The refused send is among `inFlightBefore`: the ledger foresaw room for it if that fits the limit.
-    if (o.outcome === 'limited' && s.limit !== null && countedAt(s, o.at, o.inFlightBefore) <= s.limit) {
+    // A refusal that states room left in this window is another limit's (GitHub's secondary limits).
+    const otherLimit = (o.window?.remaining ?? 0) > 0;
+    if (
+      o.outcome === 'limited' &&
+      !otherLimit &&
+      s.limit !== null &&
+      countedAt(s, o.at, o.inFlightBefore) <= s.limit
+    ) {
       s = { ...s, cautious: true, falsifiedAt: o.at };
     }
     const remaining = o.window?.remaining ?? null;

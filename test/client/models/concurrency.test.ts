@@ -3,12 +3,16 @@ import {
   type ConcurrencyModelState,
   concurrencyModel,
   newConcurrency,
+  PERIOD_SLACK,
   PROBE_AFTER_MS,
 } from '../../../src/client/models/concurrency.js';
 import type { Observation } from '../../../src/client/models/model.js';
 import { answer, window } from './helpers.js';
 
 const m = concurrencyModel;
+
+/** The window a server with counters reports by default: room left (GitHub's primary window). */
+const COUNTED = window({ quota: 1000, remaining: 500, resetInMs: 60_000 });
 
 /** A key's calls, as the pacer reports them to the model: sent in mark order, then settled. */
 class Calls {
@@ -41,6 +45,7 @@ class Calls {
         inFlight: this.#inFlight.size,
         outcome,
         retryAfterMs: limited ? 1000 : null,
+        window: COUNTED,
         ...fields,
       }),
     );
@@ -65,6 +70,67 @@ function allowed(s: ConcurrencyModelState): number {
   return n;
 }
 
+/** 40 calls one every 10 ms, each admitted 5 ms later, then one refused at 400 ms with `fields`. */
+function steadyThenRefused(fields: Partial<Observation>) {
+  const calls = new Calls();
+  for (let i = 0; i < 40; i++) {
+    const [mark] = calls.send(1, i * 10);
+    calls.settle(mark!, i * 10 + 5, 'answered');
+  }
+  const [refused] = calls.send(1, 400);
+  calls.settle(refused!, 401, 'limited', fields);
+  return calls;
+}
+
+describe('concurrency model, calls per period', () => {
+  const room = { window: window({ quota: 100, remaining: 50, resetInMs: 3000 }), retryAfterMs: 1000 };
+
+  it('a refusal with room left in the window, after more were admitted within the hint than in flight: that many per period, less one', () => {
+    const calls = steadyThenRefused(room);
+    expect(calls.s.perPeriod).toBe(39);
+    expect(calls.s.periodMs).toBe(1000);
+    expect(calls.s.cap).toBeNull();
+  });
+
+  it.each([
+    // now (ms), delay (ms): 40 sent from 0 to 390 ms; one more may go once two left the period (+ slack)
+    [401, 10 + 1000 * (1 + PERIOD_SLACK) - 401],
+    [1000, 10 + 1000 * (1 + PERIOD_SLACK) - 1000],
+    [1061, 0],
+  ])('paced as a sliding log of sends: at %s ms, %s ms to wait', (now, ms) => {
+    const calls = steadyThenRefused(room);
+    expect(m.delay(calls.s, 1, now, 0)).toBeCloseTo(ms, 9);
+  });
+
+  it('grows by one after 30 s without such a refusal', () => {
+    const calls = steadyThenRefused(room);
+    const [late] = calls.send(1, 401 + PROBE_AFTER_MS);
+    calls.settle(late!, 402 + PROBE_AFTER_MS, 'answered');
+    expect(calls.s.perPeriod).toBe(40);
+  });
+
+  it.each([
+    {
+      case: 'an exhausted window explains it',
+      fields: { ...room, window: window({ quota: 100, remaining: 0 }) },
+    },
+    {
+      case: 'no counters (the rate is the no-counters model’s to learn)',
+      fields: { retryAfterMs: 1000, window: null },
+    },
+    { case: 'no retry hint', fields: { ...room, retryAfterMs: null } },
+  ])('no per-period limit when $case', ({ fields }) => {
+    expect(steadyThenRefused(fields).s.perPeriod).toBeNull();
+  });
+
+  it('no per-period limit from a refusal the cap explains (no more admitted than in flight)', () => {
+    const calls = new Calls();
+    calls.burst(8, 8, 0, room);
+    expect(calls.s.cap).toBe(8);
+    expect(calls.s.perPeriod).toBeNull();
+  });
+});
+
 describe('concurrency model', () => {
   it('caps nothing while the server admits everything', () => {
     const calls = new Calls();
@@ -88,6 +154,12 @@ describe('concurrency model', () => {
     const calls = new Calls();
     calls.burst(admitted, refused, 0);
     expect(calls.s.cap).toBe(cap);
+  });
+
+  it('a server that states no counters teaches no cap: its refusals are the no-counters model’s rate', () => {
+    const calls = new Calls();
+    calls.burst(8, 8, 0, { window: null });
+    expect(calls.s.cap).toBeNull();
   });
 
   it('a refusal that an exhausted window explains is the rate, not concurrency', () => {
@@ -173,7 +245,8 @@ describe('concurrency model', () => {
     const calls = new Calls();
     calls.burst(8, 0, 0);
     const marks = calls.send(4, 100);
-    calls.settle(marks[0]!, 101, 'limited'); // a rate refusal (sent first): no cap, 4 were in flight
+    // A rate refusal (sent first; no counters, so no per-period limit either): no cap, 4 were in flight.
+    calls.settle(marks[0]!, 101, 'limited', { window: null });
     for (const mark of marks.slice(1)) calls.settle(mark, 150, 'answered');
     expect(calls.s.cap).toBeNull();
     expect(allowed(calls.s)).toBe(1);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   consistentRates,
   type Episode,
+  learn,
   lowerBurst,
   type NoCountersModelState,
   newNoCounters,
@@ -15,10 +16,18 @@ import { answer } from './helpers.js';
 
 const m = noCountersModel;
 
-/** Sends of one unit at `times` (ms) to the core token bucket `config`, as one episode. */
-function episodeAgainst(config: BucketConfig, times: readonly number[], full = fullBucket(config, 0)) {
+/**
+ * Sends of one unit at `times` (ms) to the core token bucket `config`, as one episode; each is
+ * answered `rttMs` after it left.
+ */
+function episodeAgainst(
+  config: BucketConfig,
+  times: readonly number[],
+  full = fullBucket(config, 0),
+  rttMs = 0,
+) {
   let state = full;
-  const admitted: { at: number; cost: number }[] = [];
+  const admitted: { at: number; answeredAt: number; cost: number }[] = [];
   let refusedAt: number | null = null;
   for (const at of times) {
     const r = take(state, config, at);
@@ -27,7 +36,7 @@ function episodeAgainst(config: BucketConfig, times: readonly number[], full = f
       refusedAt = at;
       break;
     }
-    admitted.push({ at, cost: 1 });
+    admitted.push({ at, answeredAt: at + rttMs, cost: 1 });
   }
   return { episode: { admitted, refusedAt } satisfies Episode, state };
 }
@@ -49,7 +58,10 @@ function exchange(
 
 describe('episode bounds L(r) and U(r)', () => {
   // 20 admitted 1 ms apart from t = 0, the 21st (at 20 ms) refused.
-  const fast: Episode = { admitted: every(0, 1, 20).map((at) => ({ at, cost: 1 })), refusedAt: 20 };
+  const fast: Episode = {
+    admitted: every(0, 1, 20).map((at) => ({ at, answeredAt: at, cost: 1 })),
+    refusedAt: 20,
+  };
   it.each([
     // rate, L: most admitted over a span less rate × span, U: above it the refusal is impossible
     [0, 20, 21],
@@ -58,6 +70,13 @@ describe('episode bounds L(r) and U(r)', () => {
   ])('at %s/s: L = %s, U = %s', (rate, low, high) => {
     expect(lowerBurst(fast, rate)).toBeCloseTo(low, 9);
     expect(upperBurst(fast, rate)).toBeCloseTo(high, 9);
+  });
+
+  it('a span is taken at its longest for L: from the first send to the latest answer', () => {
+    // The same sends answered 10 ms later: the server may have seen them spread over 29 ms.
+    const late: Episode = { ...fast, admitted: fast.admitted.map((a) => ({ ...a, answeredAt: a.at + 10 })) };
+    expect(lowerBurst(late, 200)).toBeCloseTo(20 - 200 * 0.029, 9);
+    expect(upperBurst(late, 200)).toBeCloseTo(upperBurst(fast, 200), 9);
   });
 
   it('an episode without a refusal bounds the burst only from below', () => {
@@ -91,11 +110,56 @@ describe('consistent rates', () => {
 
   it('a window (the same quota every episode, no refill within one) needs no refill at all', () => {
     const window = (from: number): Episode => ({
-      admitted: every(from, 0.1, 200).map((at) => ({ at, cost: 1 })),
+      admitted: every(from, 0.1, 200).map((at) => ({ at, answeredAt: at + 1, cost: 1 })),
       refusedAt: from + 20,
     });
     const rates = consistentRates([window(0), window(1100), window(2200)]);
     expect(rates?.low).toBe(0);
+  });
+});
+
+describe('what two episodes teach', () => {
+  const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+  // Answered 1 ms after they left; the second episode paced above the rate after a 1 s gate.
+  const first = episodeAgainst(server, every(0, 0.25, 40), fullBucket(server, 0), 1);
+  const second = episodeAgainst(server, every(1100, 4, 200), first.state, 1);
+  const episodes = [first.episode, second.episode];
+  const admittedUnits = episodes.reduce((n, e) => n + e.admitted.length, 0);
+  const taught = learn({
+    ...newNoCounters(0),
+    episodes,
+    firstSentAt: 0,
+    admittedUnits,
+    refusalAt: second.episode.refusedAt!,
+  });
+  const rates = consistentRates(episodes)!;
+
+  it('the burst is the smallest any consistent rate allows (a bucket’s at the highest), less the cushion', () => {
+    const atHighest = Math.min(...episodes.map((e) => upperBurst(e, rates.high)));
+    expect(taught.burst).toBe(Math.floor(atHighest) - 3);
+    expect(taught.burst).toBeLessThanOrEqual(20 - 3);
+  });
+
+  it('the pace starts 40 % of the way up the consistent rates, at most 1.1 × the lowest', () => {
+    expect(taught.rateLow).toBe(rates.low);
+    expect(taught.paceBase).toBeCloseTo(
+      Math.min(1.1 * rates.low, rates.low + 0.4 * (rates.high - rates.low)),
+      9,
+    );
+    expect(taught.paceBase).toBeLessThanOrEqual(200);
+  });
+
+  it('after one episode the rate is unbounded: half the burst at once, the pace ramps from the cycle rate', () => {
+    const one = learn({
+      ...newNoCounters(0),
+      episodes: [first.episode],
+      firstSentAt: 0,
+      admittedUnits: first.episode.admitted.length,
+      refusalAt: first.episode.refusedAt!,
+    });
+    expect(one.rateHigh).toBeGreaterThan(8 * one.rateLow);
+    expect(one.burst).toBe(Math.floor(upperBurst(first.episode, 0) / 2) - 3);
+    expect(one.paceBase).toBe(one.rateLow);
   });
 });
 
@@ -108,7 +172,7 @@ describe('pace', () => {
     [Number.POSITIVE_INFINITY, 250, 100 * 2 ** 2.5],
     [900, 100, 200], // above 8 × the lower bound: still unbounded, it ramps
     [120, 1000, 103], // bounded: 3 % per second
-    [120, 10_000, 110], // … up to half-way to the upper bound
+    [120, 10_000, 108], // … up to 40 % of the way to the upper bound
   ])('rateHigh %s, %s ms in: %s/s', (rateHigh, t, pace) => {
     expect(paceAt({ ...base, rateHigh }, 1000 + t)).toBeCloseTo(pace, 9);
   });
@@ -140,13 +204,28 @@ describe('no-counters model', () => {
     s = m.sent(s, 1, 1022, 23, 0);
     expect(m.delay(s, 1, 1022, 1)).toBe(Number.POSITIVE_INFINITY); // one probe at a time
     // Learned when the probe went: 20 units in 19 ms, refused at 20 ms: the burst is at most 21.
+    // The rate is unbounded, so half of it goes at once, less the cushion: ⌊21 / 2⌋ − 3.
     // The cycle rate: 20 admitted from the first send to the refusal (22 ms), and the 1 s ahead.
-    expect(s.burst).toBe(21 - 3);
+    expect(s.burst).toBe(10 - 3);
     expect(s.rateLow).toBeCloseTo((20 * 1000) / 1022, 9);
     s = m.observe(s, answer({ at: 1023, sentAt: 1022, mark: 23 }));
-    expect(m.snapshot(s, 1023, 0)).toMatchObject({ source: 'refusals', tokens: 17 });
-    expect(m.delay(s, 17, 1023, 0)).toBe(0);
-    expect(m.delay(s, 18, 1023, 0)).toBeGreaterThan(0);
+    expect(m.snapshot(s, 1023, 0)).toMatchObject({ source: 'refusals', tokens: 6 });
+    expect(m.delay(s, 6, 1023, 0)).toBe(0);
+    expect(m.delay(s, 7, 1023, 0)).toBeGreaterThan(0);
+  });
+
+  it('an episode keeps its latest refused send: the longest span from its start to an empty bucket', () => {
+    let s = newNoCounters(0);
+    for (let i = 0; i < 3; i++) s = m.sent(s, 1, i, i + 1, i);
+    s = m.observe(
+      s,
+      answer({ at: 5, sentAt: 2, mark: 3, outcome: 'limited', retryAfterMs: 1000, inFlight: 2 }),
+    );
+    s = m.observe(
+      s,
+      answer({ at: 6, sentAt: 0, mark: 1, outcome: 'limited', retryAfterMs: 1000, inFlight: 1 }),
+    );
+    expect(s.current.refusedAt).toBe(2);
   });
 
   it('a server that keeps refusing after its hint: each refused probe doubles the hold, up to 32 ×', () => {
@@ -215,7 +294,7 @@ describe('no-counters model', () => {
       }
       if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
     }
-    // Two refusals taught the rate: paced just under 200/s and at most half-way up to its bound.
+    // Two refusals taught the rate: paced just under 200/s and at most 40 % of the way up to its bound.
     expect(s.rateLow).toBeGreaterThan(180);
     expect(s.rateLow).toBeLessThanOrEqual(200);
     expect(s.rateHigh).toBeGreaterThanOrEqual(200);

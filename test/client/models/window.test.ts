@@ -210,6 +210,19 @@ describe('window model', () => {
     expect(m.falsifiedAt(s)).toBeNull();
   });
 
+  it("a refusal that states room left in the window is another limit's: no evidence against it", () => {
+    let s = spend(newWindow(), { n: 4, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    // GitHub's secondary limit: 403 + retry-after, the primary window's counters as they stand.
+    const refused = reading({ limit: 10, rate: null, resetInMs: 1000 }, 1, 5, 6, {
+      outcome: 'limited',
+      retryAfterMs: 1000,
+    });
+    s = m.observe(s, refused);
+    expect(m.falsifiedAt(s)).toBeNull();
+    expect(s.cautious).toBe(false);
+    expect(m.delay(s, 6, 2, 0)).toBe(0); // the refused send counted nothing
+  });
+
   it('answers that overtook each other do not drop entries', () => {
     // Send 2's answer (remaining 8) arrives before send 1's (remaining 9): nothing is back.
     let s = m.observe(
