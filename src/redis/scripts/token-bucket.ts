@@ -6,7 +6,7 @@ import { PRELUDE } from './prelude.js';
  *
  * - `key`: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
- * - capacity = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
+ * - burst = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
  *   `{ allowed, remaining, resetMs, retryAfterMs }`.
  * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before

@@ -119,7 +119,7 @@ describe('consistent rates', () => {
 });
 
 describe('what two episodes teach', () => {
-  const server: BucketConfig = { capacity: 20, refillPerSecond: 200 };
+  const server: BucketConfig = { burst: 20, rate: 200 };
   // Answered 1 ms after they left; the second episode paced above the rate after a 1 s gate.
   const first = episodeAgainst(server, every(0, 0.25, 40), fullBucket(server, 0), 1);
   const second = episodeAgainst(server, every(1100, 4, 200), first.state, 1);
