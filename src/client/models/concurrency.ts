@@ -47,8 +47,11 @@ export const MAX_PERIOD_MS = 60_000;
  * it arrives, a little after it left, and sends that leave right as an older one ages out collide.
  */
 export const PERIOD_SLACK = 0.05;
-/** Admitted sends kept before the log is compacted to the last period. */
-const LOG_COMPACT_AT = 4096;
+/**
+ * Most admitted sends a state views: a per-period limit above it is learned as this many (no API
+ * states a per-second limit near it), and a busy key's log stays bounded.
+ */
+const LOG_MAX = 4096;
 
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
@@ -183,14 +186,21 @@ function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyMod
   return { ...s, ramp: 1, rampEnd, rampFrom: o.at };
 }
 
-/** The log after an admitted call that left at `sentAt`, answered at `now` (compacted to the last period when long). */
+/**
+ * The log after an admitted call that left at `sentAt`, answered at `now`. Sends older than any
+ * period the state asks about leave its view (answers come nearly in send order, so the scan stops
+ * at the first one kept), the view holds at most {@link LOG_MAX}, and the log is copied only when
+ * another state appended to it already or its dead prefix grew to the view's size: amortized O(1)
+ * per answer.
+ */
 function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): ConcurrencyModelState {
+  const keepFrom = now - (s.perPeriod === null ? MAX_PERIOD_MS : s.periodMs * (1 + PERIOD_SLACK));
   let log = s.admitted;
   let from = s.admittedFrom;
-  if (s.admittedTo !== log.length || s.admittedTo - from >= LOG_COMPACT_AT) {
-    // Another state appended here already, or the log is long: this state's live part, copied.
-    const keepFrom = now - (s.perPeriod === null ? MAX_PERIOD_MS : s.periodMs * (1 + PERIOD_SLACK));
-    log = log.slice(from, s.admittedTo).filter((at) => at > keepFrom);
+  while (from < s.admittedTo && log[from]! <= keepFrom) from++;
+  from = Math.max(from, s.admittedTo - LOG_MAX + 1);
+  if (s.admittedTo !== log.length || from >= LOG_MAX) {
+    log = log.slice(from, s.admittedTo);
     from = 0;
   }
   log.push(sentAt);

@@ -307,3 +307,28 @@ describe('concurrency model', () => {
     expect(m.falsifiedAt(calls.s)).toBeNull();
   });
 });
+
+describe('the log of admitted sends', () => {
+  it('stays bounded for a busy key: 20,000 answers within one period keep at most 4,096 in view and 8,192 stored', () => {
+    const calls = new Calls();
+    let most = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const [mark] = calls.send(1, i);
+      calls.settle(mark!, i + 1, 'answered');
+      most = Math.max(most, calls.s.admitted.length);
+    }
+    expect(calls.s.admittedTo - calls.s.admittedFrom).toBeLessThanOrEqual(4096);
+    expect(most).toBeLessThanOrEqual(8192);
+  });
+
+  it('drops sends older than the longest period from its view', () => {
+    const calls = new Calls();
+    for (let i = 0; i < 10; i++) {
+      const [mark] = calls.send(1, i * 1000);
+      calls.settle(mark!, i * 1000 + 1, 'answered');
+    }
+    const [late] = calls.send(1, 200_000);
+    calls.settle(late!, 200_001, 'answered');
+    expect(calls.s.admittedTo - calls.s.admittedFrom).toBe(1);
+  });
+});
