@@ -21,7 +21,6 @@ const statuses: Record<string, number> = {};
 let errors = 0;
 const pending: Promise<void>[] = [];
 const loop = monitorEventLoopDelay({ resolution: 10 });
-loop.enable();
 const start = performance.now();
 for (let i = 0; ; i++) {
   const due = (i * 1000) / rate;
@@ -39,6 +38,9 @@ for (let i = 0; ; i++) {
       },
     ),
   );
+  // From the first call on: Node loads its built-in fetch (undici) on that call, a one-time compile
+  // of tens of ms that is no stall of the run.
+  if (i === 0) loop.enable();
 }
 await Promise.all(pending);
 loop.disable();
