@@ -4,7 +4,7 @@
  * - admitted requests up to every second t stay within `burst + rate·t` (t from the first admission,
  *   give or take the 10 ms it takes the server to record it);
  * - the server's heap at the end is within 10 % of its heap after warm-up;
- * - no event-loop stall over 50 ms, in the server or in any client;
+ * - no event-loop stall over 50 ms after warm-up, in the server or in any client;
  * - every request is answered (200 or 429), none lost.
  *
  *   npm run soak                      # 60 s
@@ -129,6 +129,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
             SOAK_URL: target,
             SOAK_CLIENT_RATE: String(clientRate),
             SOAK_SECONDS: String(options.seconds),
+            SOAK_WARM_UP_MS: String(warmUpMs),
           }),
         ).then((out) => JSON.parse(out.at(-1)!) as ClientReport),
       ),
