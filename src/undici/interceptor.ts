@@ -4,7 +4,8 @@
  * next dispatcher; its status and headers go to the engine, which says whether the answer is
  * delivered to the caller's handler or dropped for a retry. Modelled on undici's own retry
  * interceptor (`lib/handler/retry-handler.js`): the caller's handler sees one stable controller for
- * the whole call, and an answer's early chunks are held while the engine decides.
+ * the whole call. A first attempt's answer is decided on its head, within undici's callback, and
+ * forwarded at once; a retry's early chunks are held while the engine decides.
  *
  * Retries need the body again: none, a string or bytes is sent again; a stream or an iterable (what
  * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
