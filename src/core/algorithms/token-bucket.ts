@@ -36,14 +36,13 @@ function perSecondOf(limit: StoreLimit): number {
 
 const inPlace: InPlaceTake = {
   width: 2,
-  take(state, at, fresh, limit, now, cost, out) {
+  take(state, at, fresh, limit, now, cost) {
     if (fresh) {
       checkCost(cost, limit.limit); // before the state is set: an invalid cost changes nothing
       state[at] = limit.limit;
       state[at + 1] = now;
     }
-    takeInPlace(state, at, limit.limit, perSecondOf(limit), now, cost, out);
-    return out.resetMs;
+    return takeInPlace(state, at, limit.limit, ratePerSecond(limit.limit, limit.windowMs), now, cost);
   },
 };
 
