@@ -124,7 +124,7 @@ export function takeInPlace(
   checkCost(cost, burst);
   const updatedAt = state[at + 1]!;
   const current = tokensAt(state[at]!, updatedAt, burst, rate, now);
-  const stamp = now > updatedAt ? now : updatedAt;
+  const stamp = Math.max(now, updatedAt);
   const allowed = current >= cost - EPSILON;
   const left = allowed ? Math.max(0, current - cost) : current;
   state[at] = left;
