@@ -86,7 +86,10 @@ export const bucketFloor: LimiterSpec = {
       decide: async (key) => {
         const now = clock.now();
         let bucket = buckets.get(key);
-        if (bucket === undefined) buckets.set(key, (bucket = Float64Array.of(limit, now)));
+        if (bucket === undefined) {
+          bucket = Float64Array.of(limit, now);
+          buckets.set(key, bucket);
+        }
         const then = bucket[1]!;
         const tokens = now > then ? Math.min(limit, bucket[0]! + (now - then) * rate) : bucket[0]!;
         const allowed = tokens >= 1;

@@ -13,7 +13,7 @@
  * - on every call a couple of previous-generation keys whose state is back to fresh (`expiresAt`
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace. Algorithms with an in-place `take`
- * (token bucket, GCRA) decide on the slab entry itself: a decision allocates only its answer.
+ * (token bucket, GCRA, fixed window) decide on the slab entry itself: a decision allocates only its answer.
  */
 
 import { algorithms } from '../core/algorithms/index.js';
