@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import type { AlgorithmName, StoreLimit } from '../../src/stores/store.js';
-import { redisUrl, uniquePrefix } from '../support/redis.js';
+import { readState, redisUrl, uniquePrefix } from '../support/redis.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
@@ -167,9 +167,7 @@ describe('redisStore batch script on Redis', () => {
     const stats = await mine.info('commandstats');
     const calls = (name: string) =>
       Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
-    expect([calls('evalsha'), calls('time'), calls('hmget'), calls('hset'), calls('pexpire')]).toEqual([
-      1, 1, 1, 1, 1,
-    ]);
+    expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([1, 1, 1, 1, 0]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
       Array.from({ length: 50 }, (_, i) => 49 - i),
@@ -178,9 +176,43 @@ describe('redisStore batch script on Redis', () => {
       true,
     );
     // The state written once is the state after the 50th take, and expires at that take's reset.
-    const [tokens, ttl] = [Number(await mine.hget('wb:{hot}:tb', 't')), await mine.pttl('wb:{hot}:tb')];
+    const [[tokens], ttl] = [await readState(mine, 'wb:{hot}:tb'), await mine.pttl('wb:{hot}:tb')];
     expect(tokens).toBeLessThan(1);
     expect(ttl).toBeLessThanOrEqual(decisions[49]!.resetMs);
     expect(ttl).toBeGreaterThan(decisions[49]!.resetMs - 1000);
+  });
+
+  it('over distinct keys reads them all with one MGET and writes each with one SET … PX', async () => {
+    const own = await startRedisServer();
+    const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
+    onTestFinished(async () => {
+      mine.disconnect();
+      await own.stop();
+    });
+    await mine.connect();
+    const store = redisStore({ client: mine, prefix: 'wd' });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
+    await store.take('warm', limit, 1);
+    await mine.config('RESETSTAT');
+    const keys = Array.from({ length: 64 }, (_, i) => `k${i}`);
+    const decisions = await Promise.all(keys.map((key) => store.take(key, limit, 1)));
+    const stats = await mine.info('commandstats');
+    const calls = (name: string) =>
+      Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+    expect([calls('evalsha'), calls('mget'), calls('set'), calls('get')]).toEqual([1, 1, 64, 0]);
+    expect(decisions.every((d) => d.allowed && d.remaining === 49)).toBe(true);
+    expect(await readState(mine, 'wd:{k63}:tb')).toHaveLength(2);
+  });
+
+  it('reads a key of another type (a hash, as earlier versions stored state) as a fresh key and replaces it', async () => {
+    const client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
+    onTestFinished(() => client.disconnect());
+    await client.connect();
+    const prefix = uniquePrefix('old-hash');
+    await client.hset(`${prefix}:{k}:tb`, 't', '0', 'ts', '1');
+    const store = redisStore({ client, prefix });
+    const decision = await store.take('k', { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 }, 1);
+    expect(decision).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await client.type(`${prefix}:{k}:tb`)).toBe('string');
   });
 });

@@ -11,6 +11,10 @@
  * - `fmt(x)`: a number as a `%.17g` string, which reads back as the same double (Lua's own `..`
  *   keeps only 14 digits). Numbers passed to `redis.call` need no `fmt`: Redis converts them with
  *   `%.17g` itself (and from 7.2 with the shortest exact form).
+ * - `read_state(value, n)` / `pack(...)`: a key's state is one string of `n` little-endian doubles
+ *   (`struct.pack('<d…')`, exact and cheap to decode), written with one `SET key value PX ttl`;
+ *   `read_state` returns its `n` numbers, or nothing when `value` is not such a string (a missing
+ *   key, which `GET` answers with `false`).
  * - `exact_wait(estimate, admitted)`: the smallest whole ms `d ≥ 0` with `admitted(d)`, from an
  *   analytic estimate corrected by single steps against the real predicate (bounded), exactly as
  *   `exactWait` in TypeScript.
@@ -33,6 +37,14 @@ local function monotonic(now, ts)
 end
 local function fmt(x)
   return string.format('%.17g', x)
+end
+local FORMATS = { '<d', '<dd', '<ddd', '<dddd' }
+local function read_state(value, n)
+  if type(value) ~= 'string' or #value ~= 8 * n then return nil end
+  return struct.unpack(FORMATS[n], value)
+end
+local function pack(...)
+  return struct.pack(FORMATS[select('#', ...)], ...)
 end
 local function exact_wait(estimate, admitted)
   local ms = math.max(0, math.ceil(estimate))

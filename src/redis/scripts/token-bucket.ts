@@ -4,7 +4,7 @@ import { PRELUDE } from './prelude.js';
 /**
  * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
  *
- * - `key`: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
+ * - `key`: string state `tokens, updatedAt` (Redis time, ms); a missing key is a full bucket.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - burst = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
@@ -18,9 +18,7 @@ export const tokenBucketScript = defineScript(
   `${PRELUDE}
 local rps = (limit * 1000) / window
 
-local state = redis.call('HMGET', key, 't', 'ts')
-local tokens = tonumber(state[1])
-local ts = tonumber(state[2])
+local tokens, ts = read_state(redis.call('GET', key), 2)
 local now = monotonic(now_ms(), ts)
 if tokens == nil or ts == nil then
   tokens = limit
@@ -45,8 +43,7 @@ ts = now
 if mode == 'reserve' then
   local wait = ms_until(tokens, ts, cost)
   local after = tokens - cost
-  redis.call('HSET', key, 't', after, 'ts', ts)
-  redis.call('PEXPIRE', key, math.max(1, math.ceil(((limit - after) * window) / limit)))
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)))
   return { wait }
 end
 
@@ -60,8 +57,7 @@ else
 end
 local reset = ms_until(after, ts, limit)
 if allowed then
-  redis.call('HSET', key, 't', after, 'ts', ts)
-  redis.call('PEXPIRE', key, math.max(1, reset))
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, reset))
 end
 return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry }
 `,
