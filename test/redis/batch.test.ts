@@ -167,7 +167,9 @@ describe('redisStore batch script on Redis', () => {
     const stats = await mine.info('commandstats');
     const calls = (name: string) =>
       Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
-    expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([1, 1, 1, 1, 0]);
+    expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([
+      1, 1, 1, 1, 0,
+    ]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
       Array.from({ length: 50 }, (_, i) => 49 - i),

@@ -13,7 +13,10 @@ export function uniquePrefix(label: string): string {
 }
 
 /** Reads a Headway state key: its string of little-endian doubles (`struct.pack('<d…')`), as numbers. */
-export async function readState(client: { getBuffer(key: string): Promise<Buffer | null> }, name: string): Promise<number[]> {
+export async function readState(
+  client: { getBuffer(key: string): Promise<Buffer | null> },
+  name: string,
+): Promise<number[]> {
   const value = await client.getBuffer(name);
   if (value === null) return [];
   return Array.from({ length: value.length / 8 }, (_, i) => value.readDoubleLE(8 * i));
@@ -26,6 +29,6 @@ export async function writeState(
   values: readonly number[],
 ): Promise<void> {
   const value = Buffer.alloc(8 * values.length);
-  values.forEach((x, i) => value.writeDoubleLE(x, 8 * i));
+  for (const [i, x] of values.entries()) value.writeDoubleLE(x, 8 * i);
   await client.set(name, value, 'KEEPTTL');
 }
