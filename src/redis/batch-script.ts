@@ -2,6 +2,12 @@ import { defineScript, type LuaScript } from './lua-script.js';
 import { PRELUDE } from './scripts/prelude.js';
 
 /**
+ * The line that ends an algorithm script's helpers: what comes before it (after the prelude) is
+ * defined once per batch, what follows runs once per call. A script without it is all body.
+ */
+const PER_CALL = '\n-- per call\n';
+
+/**
  * Lua that lets the calls of one batch read a key's state once and write it once. `batched.call`
  * stands in for `redis.call` inside the algorithm's body: `GET` is answered from memory (the batch
  * reads every state key with one `MGET` up front; a key it has not read is read then, with `MGET`
@@ -65,11 +71,14 @@ end
  */
 export function batchScript(script: LuaScript): LuaScript {
   if (!script.source.startsWith(PRELUDE)) throw new Error(`${script.name} does not start with the prelude`);
+  const own = script.source.slice(PRELUDE.length);
+  const split = own.indexOf(PER_CALL);
+  const [shared, body] = split < 0 ? ['', own] : [own.slice(0, split), own.slice(split + PER_CALL.length)];
   return defineScript(
     `${script.name}:batch`,
-    `${PRELUDE}${WRITE_BACK}
+    `${PRELUDE}${WRITE_BACK}${shared}
 local function one(key, key2, limit, window, cost, mode, redis)
-${script.source.slice(PRELUDE.length)}
+${body}
 end
 local per_call = tonumber(ARGV[1])
 if per_call == 1 then

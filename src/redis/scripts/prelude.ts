@@ -15,9 +15,10 @@
  *   (`struct.pack('<d…')`, exact and cheap to decode), written with one `SET key value PX ttl`;
  *   `read_state` returns its `n` numbers, or nothing when `value` is not such a string (a missing
  *   key, which `GET` answers with `false`).
- * - `exact_wait(estimate, admitted)`: the smallest whole ms `d ≥ 0` with `admitted(d)`, from an
- *   analytic estimate corrected by single steps against the real predicate (bounded), exactly as
- *   `exactWait` in TypeScript.
+ * - `exact_wait(estimate, admitted, …)`: the smallest whole ms `d ≥ 0` with `admitted(d, …)`,
+ *   from an analytic estimate corrected by single steps against the real predicate (bounded),
+ *   exactly as `exactWait` in TypeScript. Up to five inputs of the predicate are passed along
+ *   after it, so a hot path need not build a closure per call.
  */
 export const PRELUDE = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
@@ -46,15 +47,15 @@ end
 local function pack(...)
   return struct.pack(FORMATS[select('#', ...)], ...)
 end
-local function exact_wait(estimate, admitted)
+local function exact_wait(estimate, admitted, a, b, c, d, e)
   local ms = math.max(0, math.ceil(estimate))
   local i = 0
-  while i < MAX_STEPS and ms > 0 and admitted(ms - 1) do
+  while i < MAX_STEPS and ms > 0 and admitted(ms - 1, a, b, c, d, e) do
     ms = ms - 1
     i = i + 1
   end
   i = 0
-  while i < MAX_STEPS and not admitted(ms) do
+  while i < MAX_STEPS and not admitted(ms, a, b, c, d, e) do
     ms = ms + 1
     i = i + 1
   end
