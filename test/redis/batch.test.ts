@@ -130,6 +130,29 @@ describe('redisStore batching', () => {
     expect(sent.sort()).toEqual(['evalsha 1', 'evalsha 2', 'evalsha 3']);
   });
 
+  it('with no batch in flight sends a turn of 16 or more calls as two halves, the second one turn later; with one in flight, as one', async () => {
+    const { wrapped, sent } = counting();
+    const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-split') });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 1000, windowMs: 60_000 };
+    await store.take('warm', limit, 1);
+    sent.length = 0;
+    const takes = (n: number, key: string) => Array.from({ length: n }, () => store.take(key, limit, 1));
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const first = takes(40, 'a');
+    await turn();
+    // The first half is out (its reply is read no sooner than the next turn); the second waits.
+    expect(sent).toEqual(['evalsha 20']);
+    const second = takes(40, 'a');
+    await turn();
+    // The second half goes first, then these 40 as one: a batch is in flight.
+    expect(sent).toEqual(['evalsha 20', 'evalsha 20', 'evalsha 40']);
+    const decisions = await Promise.all([...first, ...second]);
+    expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: 80 }, (_, i) => 999 - i));
+    sent.length = 0;
+    await Promise.all(takes(15, 'b'));
+    expect(sent).toEqual(['evalsha 15']);
+  });
+
   it('settles every call of a batch when Redis does not answer, each with its own key and the option to raise', async () => {
     const stalled: RedisScriptClient = {
       evalsha: () => new Promise(() => {}),
@@ -150,7 +173,7 @@ describe('redisStore batching', () => {
 });
 
 describe('redisStore batch script on Redis', () => {
-  it('reads TIME once and reads and writes a shared key once per batch; the decisions and the expiry are those of one by one', async () => {
+  it('reads TIME once and reads and writes a shared key once per batch (two batches of 32); the decisions and the expiry are those of one by one', async () => {
     // commandstats are server-wide: a Redis of its own, so only this test's commands are counted.
     const own = await startRedisServer();
     const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
@@ -167,8 +190,9 @@ describe('redisStore batch script on Redis', () => {
     const stats = await mine.info('commandstats');
     const calls = (name: string) =>
       Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+    // Nothing in flight: the 64 go out as two batches of 32, each reading and writing the key once.
     expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([
-      1, 1, 1, 1, 0,
+      2, 2, 2, 2, 0,
     ]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
@@ -184,7 +208,7 @@ describe('redisStore batch script on Redis', () => {
     expect(ttl).toBeGreaterThan(decisions[49]!.resetMs - 1000);
   });
 
-  it('over distinct keys reads them all with one MGET and writes each with one SET … PX', async () => {
+  it('over distinct keys reads the keys of a batch with one MGET and writes each with one SET … PX', async () => {
     const own = await startRedisServer();
     const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
     onTestFinished(async () => {
@@ -201,7 +225,7 @@ describe('redisStore batch script on Redis', () => {
     const stats = await mine.info('commandstats');
     const calls = (name: string) =>
       Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
-    expect([calls('evalsha'), calls('mget'), calls('set'), calls('get')]).toEqual([1, 1, 64, 0]);
+    expect([calls('evalsha'), calls('mget'), calls('set'), calls('get')]).toEqual([2, 2, 64, 0]);
     expect(decisions.every((d) => d.allowed && d.remaining === 49)).toBe(true);
     expect(await readState(mine, 'wd:{k63}:tb')).toHaveLength(2);
   });
