@@ -230,15 +230,38 @@ describe('redisStore batch script on Redis', () => {
     expect(await readState(mine, 'wd:{k63}:tb')).toHaveLength(2);
   });
 
-  it('reads a key of another type (a hash, as earlier versions stored state) as a fresh key and replaces it', async () => {
-    const client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
-    onTestFinished(() => client.disconnect());
-    await client.connect();
-    const prefix = uniquePrefix('old-hash');
-    await client.hset(`${prefix}:{k}:tb`, 't', '0', 'ts', '1');
+  it.each([
+    ['token-bucket', 'tb'],
+    ['gcra', 'gcra'],
+    ['fixed-window', 'fw'],
+    ['sliding-window-counter', 'swc'],
+    ['sliding-log', 'sl:meta'],
+  ] as const)(
+    '%s reads a state key of another type (a hash, as earlier versions kept) as a fresh key and replaces it',
+    async (algorithm, suffix) => {
+      const prefix = uniquePrefix('old-hash');
+      const name = `${prefix}:{k}:${suffix}`;
+      await client.hset(name, 'a', '5', 'b', '5', 'ts', String(Date.now()));
+      const store = redisStore({ client, prefix });
+      const decision = await store.take('k', { algorithm, limit: 5, windowMs: 60_000 }, 1);
+      expect(decision).toMatchObject({ allowed: true, remaining: 4 });
+      expect(await client.type(name)).toBe('string');
+    },
+  );
+
+  it('a sliding log whose state key is gone or of another type starts with an empty log', async () => {
+    const prefix = uniquePrefix('old-log');
+    const [seconds] = await client.time();
+    // An entry taken 1 s ago (cost 3) in a log whose state is a hash of an earlier version.
+    await client.zadd(`${prefix}:{k}:sl`, Number(seconds) * 1000 - 1000, '7:3');
+    await client.hset(`${prefix}:{k}:sl:meta`, 'sum', '3', 'seq', '7');
     const store = redisStore({ client, prefix });
-    const decision = await store.take('k', { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 }, 1);
-    expect(decision).toMatchObject({ allowed: true, remaining: 4 });
-    expect(await client.type(`${prefix}:{k}:tb`)).toBe('string');
+    const limit: StoreLimit = { algorithm: 'sliding-log', limit: 5, windowMs: 60_000 };
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await store.take('k', limit, 1));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    // The refusal waits for the first of the five new entries, not for the old one.
+    expect(decisions[5]!.retryAfterMs).toBeGreaterThan(59_000);
+    expect(await client.zcard(`${prefix}:{k}:sl`)).toBe(5);
   });
 });

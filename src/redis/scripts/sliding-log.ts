@@ -11,6 +11,7 @@ import { PRELUDE } from './prelude.js';
  * - allowed iff `sum + cost ≤ limit` (+1e-9); `remaining = floor(limit − sum')`.
  * - `retryAfterMs`: the smallest whole ms after which enough of the oldest entries have expired.
  * - `resetMs`: ms until the newest entry expires (the log empty again).
+ * - A missing (or unreadable) `key2` empties the log: the key starts fresh.
  * - Both keys expire with the newest entry. Memory: one entry per admitted take in the window.
  */
 export const slidingLogScript = defineScript(
@@ -20,8 +21,12 @@ local log = key
 local meta = key2
 
 local sum, seq, ts = read_state(redis.call('GET', meta), 3)
-sum = sum or 0
-seq = seq or 0
+if sum == nil then
+  -- No state (a fresh key, or a key of another type): the log starts empty too.
+  redis.call('DEL', log)
+  sum = 0
+  seq = 0
+end
 local now = monotonic(now_ms(), ts)
 
 local function cost_of(member)
