@@ -19,36 +19,32 @@ const PER_CALL = '\n-- per call\n';
  */
 const WRITE_BACK = `
 local call = redis.call
-local cache = {}
+-- values: each key's state as read or last written (false: none); ttls: PX of each pending write.
+local values = {}
+local ttls = {}
 local function flush_all()
-  for key, entry in pairs(cache) do
-    if entry.ttl ~= nil then call('SET', key, entry.value, 'PX', entry.ttl) end
-  end
-  cache = {}
+  for key, ttl in pairs(ttls) do call('SET', key, values[key], 'PX', ttl) end
+  values = {}
+  ttls = {}
 end
 local function read_all(keys)
-  local values = call('MGET', unpack(keys))
-  for i = 1, #keys do cache[keys[i]] = { value = values[i] } end
+  local read = call('MGET', unpack(keys))
+  for i = 1, #keys do values[keys[i]] = read[i] end
 end
 local batched = {}
 function batched.call(command, key, ...)
   if command == 'GET' then
-    local entry = cache[key]
-    if entry == nil then
+    local value = values[key]
+    if value == nil then
       read_all({ key })
-      entry = cache[key]
+      value = values[key]
     end
-    return entry.value
+    return value
   end
   if command == 'SET' then
     local value, _, ttl = ...
-    local entry = cache[key]
-    if entry == nil then
-      entry = {}
-      cache[key] = entry
-    end
-    entry.value = value
-    entry.ttl = ttl
+    values[key] = value
+    ttls[key] = ttl
     return true
   end
   flush_all()

@@ -108,13 +108,14 @@ export class Batcher {
     // Nothing in flight: send half now and half one turn later, so that Redis runs the second
     // while this process reads the first's reply and makes its next calls (which go out as one
     // batch while the second is in flight). From then on two batches alternate.
+    const half = Math.ceil(total / 2);
     let sent = 0;
     const later: [LuaScript, Call[]][] = [];
     for (const [script, calls] of batches) {
-      const now = Math.max(0, Math.min(calls.length, Math.ceil(total / 2) - sent));
-      if (now > 0) this.#send(script, now === calls.length ? calls : calls.slice(0, now));
-      if (now < calls.length) later.push([script, now === 0 ? calls : calls.slice(now)]);
-      sent += now;
+      const first = Math.max(0, Math.min(calls.length, half - sent));
+      if (first > 0) this.#send(script, first === calls.length ? calls : calls.slice(0, first));
+      if (first < calls.length) later.push([script, first === 0 ? calls : calls.slice(first)]);
+      sent += first;
     }
     setImmediate(() => {
       for (const [script, calls] of later) this.#send(script, calls);
