@@ -82,25 +82,39 @@ async function redisCpuUs(client: Redis): Promise<number> {
 }
 
 /**
+ * Commands Redis has run so far (`INFO commandstats`, every command, those a script calls
+ * included), less the `INFO` calls this bench makes.
+ */
+async function redisCommands(client: Redis): Promise<number> {
+  const stats = await client.info('commandstats');
+  let total = 0;
+  for (const [, name, calls] of stats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    if (name !== 'info') total += Number(calls);
+  return total;
+}
+
+/**
  * Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), with Redis's
- * and this process's CPU µs per call (warm-up included in both).
+ * and this process's CPU µs per call and Redis's commands per call (warm-up included in all).
  */
 async function inFlightOnRedis(
   op: (i: number) => Promise<unknown>,
   ms: number,
   redis: Redis,
-): Promise<{ rate: number; cpuUs: number; nodeUs: number }> {
+): Promise<{ rate: number; cpuUs: number; nodeUs: number; commands: number }> {
   let calls = 0;
   const counted = (i: number) => {
     calls++;
     return op(i);
   };
+  const commandsBefore = await redisCommands(redis);
   const before = await redisCpuUs(redis);
   const node = process.cpuUsage();
   const rate = await inFlight(counted, ms);
   const { user, system } = process.cpuUsage(node);
   const cpuUs = ((await redisCpuUs(redis)) - before) / calls;
-  return { rate, cpuUs, nodeUs: (user + system) / calls };
+  const commands = ((await redisCommands(redis)) - commandsBefore) / calls;
+  return { rate, cpuUs, nodeUs: (user + system) / calls, commands };
 }
 
 /** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up). */
@@ -224,12 +238,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
   // runs on a colder or warmer connection.
   const pings: number[] = [];
   const half = o.redisMs / 2;
-  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[] };
-  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [] });
-  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number }) => {
+  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[]; commands: number[] };
+  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [], commands: [] });
+  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number; commands: number }) => {
     into.rate.push(r.rate);
     into.cpuUs.push(r.cpuUs);
     into.nodeUs.push(r.nodeUs);
+    into.commands.push(r.commands);
   };
   const info = clients[2];
   const redisRows: string[][] = [];
@@ -245,12 +260,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
     }
     redisResults.push({ name: c.name, ours, theirs });
   }
-  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '']);
+  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '', '']);
   for (const { name, ours, theirs } of redisResults) {
     const ratio = median(ours.rate) / median(theirs.rate);
     const us = (xs: number[]) => fixed(median(xs), 1);
+    const perCall = (xs: number[]) => fixed(median(xs), 2);
     process.stderr.write(
-      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs)\n`,
+      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node, ${perCall(ours.commands)} Redis commands), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs, ${perCall(theirs.commands)})\n`,
     );
     redisRows.push([
       name,
@@ -259,12 +275,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
       `${fixed(ratio, 2)}×`,
       `${us(ours.cpuUs)} / ${us(theirs.cpuUs)}`,
       `${us(ours.nodeUs)} / ${us(theirs.nodeUs)}`,
+      `${perCall(ours.commands)} / ${perCall(theirs.commands)}`,
     ]);
     report.verdict({
       scenario: 'S5',
       row: `S5 Redis, ${name}, 64 in flight`,
-      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF`,
-      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s`,
+      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF, Redis CPU ${us(ours.cpuUs)} µs/decision`,
+      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s, Redis CPU ${us(theirs.cpuUs)} µs/decision`,
       target: '≥ 1.5× rate-limiter-flexible Redis',
       pass: ratio >= 1.5,
       ...(ratio >= 1.5 ? {} : { note: `${fixed(ratio, 2)}×` }),
@@ -272,7 +289,7 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
   }
   report.table(
     `S5: Redis decisions/s, 64 calls in flight, one ioredis connection each, ${o.redisMs} ms per client and key set per rep`,
-    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, which reads and writes a key shared by several of them once). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
+    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, two such batches alternating, each reading its keys with one MGET and writing each key once with SET … PX). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Redis commands = every command of \`INFO commandstats\` (\`EVALSHA\` and those its script calls) over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
     [
       'keys',
       'Headway redisStore',
@@ -280,6 +297,7 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
       'Headway ÷ RLF',
       'Redis CPU µs/decision (Headway / RLF)',
       'Node CPU µs/decision (Headway / RLF)',
+      'Redis commands/decision (Headway / RLF)',
     ],
     redisRows,
   );
