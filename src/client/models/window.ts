@@ -36,7 +36,7 @@
  * count that creeps back) rule it out. One unit is not enough: a send counted in one fixed window
  * and answered in the next is back "early" too.
  */
-import { EPSILON, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
+import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 import {
   backAtReaching,
   CLOCK_SLACK_MS,
@@ -251,8 +251,9 @@ export const windowModel: ServerModel<WindowModelState> = {
   observe(s0, o) {
     let s = s0;
     // The refused send is among `inFlightBefore`: the ledger foresaw room for it if that fits the limit.
-    // A refusal that states room left in this window is another limit's (GitHub's secondary limits).
-    const otherLimit = (o.window?.remaining ?? 0) > 0;
+    // A refusal that states room left in this window for the call is another limit's (GitHub's
+    // secondary limits).
+    const otherLimit = hadRoomFor(o.window, o.cost);
     if (
       o.outcome === 'limited' &&
       !otherLimit &&
