@@ -2,13 +2,14 @@
  * The Retry-After-only job on explicit times: an unconfigured `createFetch()` (the whole engine,
  * pacer and no-counters model) against the reference limiter (token bucket 200/s, burst 20,
  * dialect `none`) or a proxy-like sliding log of 200 per second that counts refusals, both on the
- * manual clock: 1,000 GETs from 16 callers, each leg of a round trip 0.5 ms plus up to `jitter`
- * ms, and one leg in `stall-every` up to 15 ms longer. Prints wall ÷ minimum and the refusals per
+ * manual clock: 1,000 GETs from 16 callers (or, with `--at-once`, all 1,000 fired at once as in
+ * S1b), each leg of a round trip 0.5 ms plus up to `jitter` ms, and one leg in `stall-every` up
+ * to 15 ms longer. Prints wall ÷ minimum and the refusals per
  * seed. What it isolates is the model's own cost, without the CPU noise of real loopback HTTP.
  * Not part of `npm run bench` (no HTTP); run it alone (README, Limits):
  *
  * ```sh
- * node --import tsx bench/retry-after-sim.ts [--jitter 1] [--stall-every 7] [--seeds 8] [--proxy]
+ * node --import tsx bench/retry-after-sim.ts [--jitter 1] [--stall-every 7] [--seeds 8] [--proxy] [--at-once]
  * ```
  */
 import { parseArgs } from 'node:util';
@@ -22,10 +23,13 @@ const { values } = parseArgs({
     'stall-every': { type: 'string', default: '0' },
     seeds: { type: 'string', default: '8' },
     proxy: { type: 'boolean', default: false },
+    'at-once': { type: 'boolean', default: false },
+    'startup-ms': { type: 'string', default: '0' },
   },
 });
 const jitterMs = Number(values.jitter);
 const stallEvery = Number(values['stall-every']);
+const startupMs = Number(values['startup-ms']);
 const N = 1000;
 /** (N − burst) / rate for the bucket; (⌈N / L⌉ − 1) × 1 s for the sliding log. */
 const minimumMs = values.proxy ? 4000 : 4900;
@@ -48,7 +52,8 @@ async function run(seed0: number): Promise<{ ratio: number; refused: number }> {
   const log: number[] = []; // the proxy's sliding log, refused requests too
   let refused = 0;
   const transport = async (input: RequestInfo | URL) => {
-    await clock.sleep(leg());
+    // Nothing leaves while the process is still busy starting the batch (`--startup-ms`).
+    await clock.sleep(Math.max(0, start + startupMs - clock.now()) + leg());
     let status: number;
     let headers: Headers;
     if (values.proxy) {
@@ -69,6 +74,7 @@ async function run(seed0: number): Promise<{ ratio: number; refused: number }> {
     await clock.sleep(leg());
     return new Response(null, { status, headers });
   };
+  const start = clock.now();
   const fetch = createFetch({ fetch: transport, clock, random });
   let next = 0;
   const caller = async () => {
@@ -78,8 +84,10 @@ async function run(seed0: number): Promise<{ ratio: number; refused: number }> {
     }
   };
   let done = false;
-  const start = clock.now();
-  const all = Promise.all(Array.from({ length: 16 }, caller)).then(() => {
+  const calls = values['at-once']
+    ? Array.from({ length: N }, () => fetch('http://api.test/items'))
+    : Array.from({ length: 16 }, caller);
+  const all = Promise.all(calls).then(() => {
     done = true;
   });
   while (!done && clock.now() - start < 60_000) await clock.advance(0.5);
@@ -93,5 +101,5 @@ for (let s = 1; s <= Number(values.seeds); s++) {
   results.push(`${r.ratio.toFixed(3)}× ${r.refused}×429`);
 }
 console.log(
-  `${values.proxy ? 'counting proxy' : 'token bucket 200/s burst 20, none'}, jitter ${jitterMs} ms, stall 1/${stallEvery || '∞'}: ${results.join(', ')}`,
+  `${values.proxy ? 'counting proxy' : 'token bucket 200/s burst 20, none'}, ${values['at-once'] ? 'all at once' : '16 callers'}, jitter ${jitterMs} ms, stall 1/${stallEvery || '∞'}: ${results.join(', ')}`,
 );

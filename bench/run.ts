@@ -6,6 +6,7 @@
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
  *   npm run bench -- --scenario S5 --redis-only --no-write                    # S5's Redis cells alone
+ *   npm run bench -- --scenario S5 --memory-only --no-write                   # S5's in-memory cells alone
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
  *
  * Every number is from this run: ratios are taken against peers and raw transports measured in the
@@ -109,7 +110,7 @@ async function runHere(names: readonly string[]): Promise<void> {
         manyKeys: 100_000,
         heapKeys: 1_000_000,
         redisMs: full ? 2000 : 1500,
-        redis: true,
+        redis: !args.memoryOnly,
         memory: !args.redisOnly,
       });
     if (wanted('S6'))
@@ -137,6 +138,7 @@ async function runInChildren(names: readonly string[]): Promise<void> {
       if (!full) childArgs.push('--trimmed');
       if (args.kinds.length > 0) childArgs.push('--kind', args.kinds.join(','));
       if (args.redisOnly) childArgs.push('--redis-only');
+      if (args.memoryOnly) childArgs.push('--memory-only');
       const code = await new Promise<number | null>((resolve) => {
         const child = spawn(
           process.execPath,

@@ -6,10 +6,10 @@
  * One process per measurement, so no limiter runs on a heap, timers or JIT feedback another one
  * left behind (rate-limiter-flexible keeps a timer per key for a minute).
  */
-import { memoryLimiters } from './lib/limiters.js';
+import { memoryLimiters, memoryReferences } from './lib/limiters.js';
 
 const [id, keysArg, limitArg, opsArg] = process.argv.slice(2);
-const spec = memoryLimiters.find((l) => l.id === id);
+const spec = [...memoryLimiters, ...memoryReferences].find((l) => l.id === id);
 if (!spec)
   throw new Error('usage: node --import tsx bench/s5-decide-child.ts <limiter> <keys> <limit> <ops>');
 const count = Number(keysArg);

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { redisStore } from '../src/redis/index.js';
-import { type LimiterSpec, memoryLimiters } from './lib/limiters.js';
+import { type LimiterSpec, memoryLimiters, memoryReferences } from './lib/limiters.js';
 import { benchRedis } from './lib/redis.js';
 import type { Report } from './lib/report.js';
 import { fixed, int, median, rotate } from './lib/stats.js';
@@ -82,25 +82,39 @@ async function redisCpuUs(client: Redis): Promise<number> {
 }
 
 /**
+ * Commands Redis has run so far (`INFO commandstats`, every command, those a script calls
+ * included), less the `INFO` calls this bench makes.
+ */
+async function redisCommands(client: Redis): Promise<number> {
+  const stats = await client.info('commandstats');
+  let total = 0;
+  for (const [, name, calls] of stats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    if (name !== 'info') total += Number(calls);
+  return total;
+}
+
+/**
  * Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up), with Redis's
- * and this process's CPU µs per call (warm-up included in both).
+ * and this process's CPU µs per call and Redis's commands per call (warm-up included in all).
  */
 async function inFlightOnRedis(
   op: (i: number) => Promise<unknown>,
   ms: number,
   redis: Redis,
-): Promise<{ rate: number; cpuUs: number; nodeUs: number }> {
+): Promise<{ rate: number; cpuUs: number; nodeUs: number; commands: number }> {
   let calls = 0;
   const counted = (i: number) => {
     calls++;
     return op(i);
   };
+  const commandsBefore = await redisCommands(redis);
   const before = await redisCpuUs(redis);
   const node = process.cpuUsage();
   const rate = await inFlight(counted, ms);
   const { user, system } = process.cpuUsage(node);
   const cpuUs = ((await redisCpuUs(redis)) - before) / calls;
-  return { rate, cpuUs, nodeUs: (user + system) / calls };
+  const commands = ((await redisCommands(redis)) - commandsBefore) / calls;
+  return { rate, cpuUs, nodeUs: (user + system) / calls, commands };
 }
 
 /** Decisions/s with `concurrency` calls in flight for `ms` (after a 300 ms warm-up). */
@@ -134,9 +148,10 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
     { name: `${int(o.manyKeys)} keys, deny`, keys: o.manyKeys, limit: 1 },
   ];
   const results = new Map<string, number[]>();
+  const measured = [...memoryLimiters, ...memoryReferences];
   for (let rep = 0; rep < o.reps; rep++)
     for (const regime of regimes)
-      for (const spec of rotate(memoryLimiters, rep)) {
+      for (const spec of rotate(measured, rep)) {
         const rate = await decisionsPerSecond(spec, regime, o.ops);
         const id = `${spec.id}|${regime.name}`;
         results.set(id, [...(results.get(id) ?? []), rate]);
@@ -149,14 +164,15 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
     process.stderr.write(`  S5 heap ${spec.label.padEnd(50)} ${fixed(heap.get(spec.id)!, 0)} B/key\n`);
   }
   const [headway, rlf, erl] = memoryLimiters;
+  const floor = memoryReferences.find((s) => s.id === 'bucket-floor')!;
   report.table(
     `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement, one process each)`,
-    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design).`,
+    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design). Two reference rows, not judged: Headway's fixed window (the algorithm erl and RLF count), and the floor of a token bucket in this harness (a bare \`Map\` of \`Float64Array\`s, one \`performance.now()\`, the refill arithmetic, a fresh decision object; no exact waits, no bound on memory: see bench/lib/limiters.ts).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
-    memoryLimiters.map((spec) => [
+    measured.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
       ...regimes.map((r) => int(rate(spec, r))),
-      fixed(heap.get(spec.id)!, 0),
+      heap.has(spec.id) ? fixed(heap.get(spec.id)!, 0) : '—',
     ]),
   );
   for (const regime of regimes) {
@@ -170,7 +186,11 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
       bestPeer: bestMemoryPeer(regime, rate),
       target: '≥ 2× rate-limiter-flexible and ≥ express-rate-limit',
       pass,
-      ...(pass ? {} : { note: `${fixed(ratio, 2)}× RLF, ${fixed(vsErl, 2)}× erl` }),
+      ...(pass
+        ? {}
+        : {
+            note: `${fixed(ratio, 2)}× RLF, ${fixed(vsErl, 2)}× erl (the bare-bucket floor: ${fixed(rate(floor, regime) / rate(erl!, regime), 2)}× erl)`,
+          }),
     });
   }
   const bytes = heap.get('headway')!;
@@ -218,12 +238,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
   // runs on a colder or warmer connection.
   const pings: number[] = [];
   const half = o.redisMs / 2;
-  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[] };
-  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [] });
-  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number }) => {
+  type Runs = { rate: number[]; cpuUs: number[]; nodeUs: number[]; commands: number[] };
+  const runs = (): Runs => ({ rate: [], cpuUs: [], nodeUs: [], commands: [] });
+  const record = (into: Runs) => (r: { rate: number; cpuUs: number; nodeUs: number; commands: number }) => {
     into.rate.push(r.rate);
     into.cpuUs.push(r.cpuUs);
     into.nodeUs.push(r.nodeUs);
+    into.commands.push(r.commands);
   };
   const info = clients[2];
   const redisRows: string[][] = [];
@@ -239,12 +260,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
     }
     redisResults.push({ name: c.name, ours, theirs });
   }
-  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '']);
+  redisRows.push(['PING (one round trip: the ceiling)', int(median(pings)), '', '', '', '', '']);
   for (const { name, ours, theirs } of redisResults) {
     const ratio = median(ours.rate) / median(theirs.rate);
     const us = (xs: number[]) => fixed(median(xs), 1);
+    const perCall = (xs: number[]) => fixed(median(xs), 2);
     process.stderr.write(
-      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs)\n`,
+      `  S5 redis ${name}: Headway ${int(median(ours.rate))}/s (${us(ours.cpuUs)} µs Redis CPU, ${us(ours.nodeUs)} µs Node, ${perCall(ours.commands)} Redis commands), RLF ${int(median(theirs.rate))}/s (${us(theirs.cpuUs)} µs, ${us(theirs.nodeUs)} µs, ${perCall(theirs.commands)})\n`,
     );
     redisRows.push([
       name,
@@ -253,12 +275,13 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
       `${fixed(ratio, 2)}×`,
       `${us(ours.cpuUs)} / ${us(theirs.cpuUs)}`,
       `${us(ours.nodeUs)} / ${us(theirs.nodeUs)}`,
+      `${perCall(ours.commands)} / ${perCall(theirs.commands)}`,
     ]);
     report.verdict({
       scenario: 'S5',
       row: `S5 Redis, ${name}, 64 in flight`,
-      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF`,
-      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s`,
+      headway: `${int(median(ours.rate))}/s = ${fixed(ratio, 2)}× RLF, Redis CPU ${us(ours.cpuUs)} µs/decision`,
+      bestPeer: `rate-limiter-flexible RateLimiterRedis ${int(median(theirs.rate))}/s, Redis CPU ${us(theirs.cpuUs)} µs/decision`,
       target: '≥ 1.5× rate-limiter-flexible Redis',
       pass: ratio >= 1.5,
       ...(ratio >= 1.5 ? {} : { note: `${fixed(ratio, 2)}×` }),
@@ -266,7 +289,7 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
   }
   report.table(
     `S5: Redis decisions/s, 64 calls in flight, one ioredis connection each, ${o.redisMs} ms per client and key set per rep`,
-    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, which reads and writes a key shared by several of them once). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
+    `Each rep runs PING, Headway, RLF, RLF, Headway, PING for ${o.redisMs / 2} ms each (medians over reps and halves). Headway: \`redisStore().take\` (token bucket; the calls of one event-loop turn share one EVALSHA of the batch script, two such batches alternating, each reading its keys with one MGET and writing each key once with SET … PX). rate-limiter-flexible: \`RateLimiterRedis.consume\` (fixed window). "1,000 keys": consecutive calls take consecutive keys, so the 64 in flight are 64 keys. Redis CPU = \`used_cpu_user + used_cpu_sys\` of \`INFO cpu\` over the run ÷ decisions; Redis commands = every command of \`INFO commandstats\` (\`EVALSHA\` and those its script calls) over the run ÷ decisions; Node CPU = \`process.cpuUsage()\` of the bench process (load loop included, the same for both) ÷ decisions.`,
     [
       'keys',
       'Headway redisStore',
@@ -274,6 +297,7 @@ async function redisCells(report: Report, o: S5Options): Promise<void> {
       'Headway ÷ RLF',
       'Redis CPU µs/decision (Headway / RLF)',
       'Node CPU µs/decision (Headway / RLF)',
+      'Redis commands/decision (Headway / RLF)',
     ],
     redisRows,
   );

@@ -17,11 +17,13 @@ export interface BenchArgs {
   trimmed: boolean;
   /** S5 only: run the Redis cells alone (no in-memory cells, no heap children). */
   redisOnly: boolean;
+  /** S5 only: run the in-memory cells alone (decisions/s and heap, no Redis). */
+  memoryOnly: boolean;
   /** S6 only: keep the cells whose server kind's id contains one of these (empty = all). */
   kinds: string[];
 }
 
-export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6,S7,S8,S9]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]] [--redis-only]`;
+export const usage = `npm run bench -- [--scenario S1[,S1b,S2,S3,S4,S5,S6,S7,S8,S9]] [--reps N] [--full] [--smoke] [--out FILE|--no-write] [--kind ID[,ID]] [--redis-only|--memory-only]`;
 
 export function parseArgs(argv: readonly string[]): BenchArgs {
   const args: BenchArgs = {
@@ -34,6 +36,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     trimmed: false,
     kinds: [],
     redisOnly: false,
+    memoryOnly: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -54,11 +57,14 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     else if (arg === '--json') args.json = value();
     else if (arg === '--trimmed') args.trimmed = true;
     else if (arg === '--redis-only') args.redisOnly = true;
+    else if (arg === '--memory-only') args.memoryOnly = true;
     else if (arg === '--kind' || arg === '--kinds') args.kinds.push(...value().split(',').filter(Boolean));
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
       process.exit(0);
     } else throw new Error(`Unknown argument ${arg}\n${usage}`);
   }
+  if (args.redisOnly && args.memoryOnly)
+    throw new Error(`--redis-only and --memory-only exclude each other\n${usage}`);
   return args;
 }

@@ -14,7 +14,9 @@
  *
  * What each computes differs, and the bench does not hide it: erl is a fixed-window counter (a hit
  * count and a reset time); Headway's default is a token bucket with an exact `retryAfterMs`;
- * rate-limiter-flexible a fixed window with its result object.
+ * rate-limiter-flexible a fixed window with its result object. Two reference rows put numbers on
+ * that difference, in the same harness: Headway's own fixed window (the peers' algorithm), and the
+ * floor of an in-memory token bucket ({@link bucketFloor}).
  */
 import { MemoryStore as ErlMemoryStore } from 'express-rate-limit';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -29,7 +31,7 @@ export interface MemoryLimiter {
 }
 
 export interface LimiterSpec {
-  id: 'headway' | 'rate-limiter-flexible' | 'express-rate-limit';
+  id: 'headway' | 'rate-limiter-flexible' | 'express-rate-limit' | 'headway-fixed-window' | 'bucket-floor';
   label: string;
   /** `limit` decisions allowed per key per minute; `maxKeys` = keys the store must hold. */
   make(limit: number, maxKeys: number): MemoryLimiter;
@@ -37,15 +39,71 @@ export interface LimiterSpec {
 
 const ignore = () => undefined;
 
+/** Headway's memory store running `algorithm`. */
+function headwayWith(algorithm: 'token-bucket' | 'fixed-window'): LimiterSpec['make'] {
+  return (limit, maxKeys) => {
+    // maxKeys above the keys in play: the store is bounded, and an evicted key would read as fresh.
+    const store = memoryStore({ maxKeys: Math.max(100_000, 2 * maxKeys + 2) });
+    const policy = { algorithm, limit, windowMs: 60_000 };
+    return {
+      decide: async (key) => store.takeNow!(key, policy, 1),
+      allowed: (decision) => (decision as { allowed: boolean }).allowed,
+      close: ignore,
+    };
+  };
+}
+
 export const headwayMemory: LimiterSpec = {
   id: 'headway',
   label: 'Headway memoryStore().takeNow (token bucket)',
-  make(limit, maxKeys) {
-    // maxKeys above the keys in play: the store is bounded, and an evicted key would read as fresh.
-    const store = memoryStore({ maxKeys: Math.max(100_000, 2 * maxKeys + 2) });
-    const policy = { algorithm: 'token-bucket' as const, limit, windowMs: 60_000 };
+  make: headwayWith('token-bucket'),
+};
+
+/** Reference row: Headway's fixed window, the algorithm erl and RLF count (decided in place too). */
+export const headwayFixedWindow: LimiterSpec = {
+  id: 'headway-fixed-window',
+  label: 'Headway memoryStore().takeNow (fixed window)',
+  make: headwayWith('fixed-window'),
+};
+
+/**
+ * Reference row, the floor of an in-memory token bucket in this harness: a bare `Map` from key to
+ * a `Float64Array [tokens, updatedAt]`, one `performance.now()` (Headway's clock), the lazy refill
+ * clamped to the burst (a clock that stepped back adds nothing), a refusal that removes nothing,
+ * and a fresh decision object with the same five fields, its waits the analytic `ceil` estimates.
+ * What it leaves out, Headway does: the exact search for `retryAfterMs` and `resetMs` (an estimate
+ * can be a millisecond short), bounded memory (this `Map` grows without end), the cost check, and
+ * the store interface (one store, any algorithm, any limit per call).
+ */
+export const bucketFloor: LimiterSpec = {
+  id: 'bucket-floor',
+  label: 'floor: bare token bucket (Map, one clock read, estimated waits)',
+  make(limit) {
+    const buckets = new Map<string, Float64Array>();
+    const rate = limit / 60_000; // tokens per ms
+    const clock = performance;
     return {
-      decide: async (key) => store.takeNow!(key, policy, 1),
+      decide: async (key) => {
+        const now = clock.now();
+        let bucket = buckets.get(key);
+        if (bucket === undefined) {
+          bucket = Float64Array.of(limit, now);
+          buckets.set(key, bucket);
+        }
+        const then = bucket[1]!;
+        const tokens = now > then ? Math.min(limit, bucket[0]! + (now - then) * rate) : bucket[0]!;
+        const allowed = tokens >= 1;
+        const left = allowed ? tokens - 1 : tokens;
+        bucket[0] = left;
+        bucket[1] = Math.max(now, then);
+        return {
+          allowed,
+          limit,
+          remaining: Math.floor(left),
+          resetMs: Math.ceil((limit - left) / rate),
+          retryAfterMs: allowed ? 0 : Math.ceil((1 - tokens) / rate),
+        };
+      },
       allowed: (decision) => (decision as { allowed: boolean }).allowed,
       close: ignore,
     };
@@ -75,4 +133,8 @@ export const erlMemory: LimiterSpec = {
   },
 };
 
+/** Headway (token bucket, the verdicts' row) and its peers. */
 export const memoryLimiters: readonly LimiterSpec[] = [headwayMemory, rlfMemory, erlMemory];
+
+/** Rows measured beside them for reference, never judged. */
+export const memoryReferences: readonly LimiterSpec[] = [headwayFixedWindow, bucketFloor];

@@ -1,21 +1,20 @@
 /**
  * Everything one key owns: its {@link Pacer} (which alone says when the next unit may go and
  * counts what was sent), its retry budget ({@link KeyBudget}), its waiting line
- * ({@link WaitingLine}) and its stats. A call that may go now goes at once; the others join the
- * line, whose head waits for the pacer. With a store, the head books its units in the shared
- * quota and waits for them outside the line.
+ * ({@link WaitingLine}) and its stats. A call that may go now goes at once; the others wait their
+ * turn ({@link waitTurn}).
  */
 import type { Random } from '../core/backoff.js';
 import type { Clock } from '../core/clock.js';
-import { AbortError, QueueFullError } from '../errors.js';
+import { QueueFullError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import type { Costs } from './cost.js';
 import { KeyBudget } from './key-budget.js';
 import type { KeyOptions } from './options.js';
 import { type HoldReason, Pacer, type Ticket } from './pacer.js';
-import { awaitBooking, bookShared } from './shared-booking.js';
 import type { SharedQuota } from './shared-quota.js';
 import type { KeyStats } from './stats.js';
+import { type TurnContext, waitTurn } from './turn.js';
 import type { Verdict } from './verdict.js';
 import { type Waiter, WaitingLine } from './waiting-line.js';
 
@@ -30,6 +29,7 @@ export class KeyLane {
   readonly #pacer: Pacer;
   readonly #line: WaitingLine;
   readonly #shared: SharedQuota | undefined;
+  readonly #turn: TurnContext;
   #waitedMs = 0;
   #rateLimited = 0;
 
@@ -49,6 +49,8 @@ export class KeyLane {
     this.#pacer = new Pacer({ rate, burst, maxInFlight, paced, spread, backoff }, random, clock.now());
     this.budget = new KeyBudget(options.retryBudget, clock);
     this.#line = new WaitingLine(clock);
+    const addWait = (ms: number) => this.addWait(ms);
+    this.#turn = { pacer: this.#pacer, line: this.#line, shared, clock, addWait };
   }
 
   /** Adds to the waited total. */
@@ -68,53 +70,7 @@ export class KeyLane {
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) return this.#pacer.grant(cost, delay.probe, 0, now);
     }
-    return this.#wait(cost, priority, waiter);
-  }
-
-  async #wait(cost: Costs | number, priority: number, waiter: Waiter): Promise<Ticket> {
-    const signal = waiter.signal;
-    this.#line.enter();
-    try {
-      for (;;) {
-        const ticket = await this.#line.join(() => this.#atHead(cost, signal, waiter), priority, signal);
-        if (ticket.dueInMs === 0) return ticket;
-        const started = this.#clock.now();
-        try {
-          const giveBack = (t: Ticket) => this.#cancel(t);
-          if (await awaitBooking(ticket, this.#pacer, this.#clock, waiter, signal, giveBack)) return ticket;
-        } finally {
-          this.addWait(this.#clock.now() - started);
-        }
-      }
-    } catch (error) {
-      if (signal?.aborted && !(error instanceof AbortError)) throw new AbortError(signal.reason);
-      throw error;
-    } finally {
-      this.#line.leave();
-    }
-  }
-
-  async #atHead(cost: Costs | number, signal: AbortSignal | undefined, waiter: Waiter): Promise<Ticket> {
-    for (;;) {
-      if (signal?.aborted) throw new AbortError(signal.reason);
-      const now = this.#clock.now();
-      const delay = this.#pacer.delay(cost, now);
-      if (delay.ms <= 0) {
-        if (!this.#shared) return this.#pacer.grant(cost, delay.probe, 0, now);
-        const booked = await bookShared(this.#shared, this.#pacer, cost, delay.probe, this.#clock);
-        if (booked) return booked;
-        continue;
-      }
-      waiter.checkWait(delay);
-      await this.#line.sleep(delay.ms, signal);
-      this.addWait(this.#clock.now() - now);
-    }
-  }
-
-  /** Gives back a ticket that was never sent. */
-  #cancel(ticket: Ticket): void {
-    this.#pacer.cancel(ticket, this.#clock.now());
-    this.#line.notify();
+    return waitTurn(this.#turn, cost, priority, waiter);
   }
 
   /**

@@ -44,7 +44,7 @@ import {
   trackSent,
   trackSnapshot,
 } from './models/index.js';
-import type { ModelSnapshot, Observation } from './models/model.js';
+import { hadRoomFor, type ModelSnapshot, type Observation } from './models/model.js';
 import type { NoCountersModelState } from './models/no-counters.js';
 import type { KeyStats } from './stats.js';
 import type { Verdict } from './verdict.js';
@@ -411,11 +411,12 @@ export class Pacer {
         this.#noCounters,
         this.#observe(ticket, REQUESTS, undefined, signal),
       );
-    // Counted in calls; an exhausted window (any unit) explains a refusal as the rate's.
+    // Counted in calls: a window (any unit) left without room for this call — less than it cost
+    // there — explains a refusal as the rate's, and in calls it has none left.
     let exhausted: RateLimitPolicy | undefined;
     for (const p of policies)
-      if (p.remaining === 0) {
-        exhausted = p;
+      if (p.remaining !== null && !hadRoomFor(p, ticket.costs[p.unit] ?? 0)) {
+        exhausted = p.remaining === 0 ? p : { ...p, remaining: 0 };
         break;
       }
     const calls = this.#observe(

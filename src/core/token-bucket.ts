@@ -44,13 +44,18 @@ export function fullBucket(config: BucketConfig, now: number): BucketState {
   return { tokens: config.burst, updatedAt: now };
 }
 
+/** `tokens` (as of `updatedAt`) plus the refill until `at > updatedAt`, unclamped. The one refill formula. */
+function refilled(tokens: number, updatedAt: number, rate: number, at: number): number {
+  return tokens + ((at - updatedAt) * rate) / 1000;
+}
+
 /**
  * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to `burst`; a clock that
- * stepped back (or did not move) changes nothing. The one refill formula.
+ * stepped back (or did not move) changes nothing.
  */
 function tokensAt(tokens: number, updatedAt: number, burst: number, rate: number, at: number): number {
   if (!(at > updatedAt) || tokens >= burst) return tokens;
-  return Math.min(burst, tokens + ((at - updatedAt) * rate) / 1000);
+  return Math.min(burst, refilled(tokens, updatedAt, rate, at));
 }
 
 /** The state at `now`: refilled lazily and clamped to burst; a clock that stepped back changes nothing. */
@@ -60,46 +65,53 @@ export function refill(state: BucketState, config: BucketConfig, now: number): B
   return { tokens, updatedAt: now };
 }
 
-let seededRate = Number.NaN;
-let seededMsPerToken = Number.NaN;
-/** `1000 / rate`, kept for the last rate seen (a division is the slowest step of a take's arithmetic). */
-function msPerToken(rate: number): number {
-  if (rate !== seededRate) {
-    seededRate = rate;
-    seededMsPerToken = 1000 / rate;
-  }
-  return seededMsPerToken;
-}
-
-/** Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost` (0 if it already does). */
-function msUntilTokens(tokens: number, updatedAt: number, burst: number, rate: number, cost: number): number {
+/**
+ * Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost ≤ burst` (0 if it
+ * already does): the first whole ms whose {@link tokensAt} reaches `cost` (less the slack).
+ */
+function msUntilTokens(tokens: number, updatedAt: number, rate: number, cost: number): number {
   const need = cost - EPSILON;
   if (tokens >= need) return 0;
-  // The estimate only seeds the search, whose answer is the first whole ms the refill formula
-  // itself admits from any seed: so the seed may use a reciprocal kept from the last call.
-  let ms = Math.ceil((cost - tokens) * msPerToken(rate));
-  while (ms > 1 && tokensAt(tokens, updatedAt, burst, rate, updatedAt + (ms - 1)) >= need) ms--;
-  while (tokensAt(tokens, updatedAt, burst, rate, updatedAt + ms) < need) ms++;
-  return ms;
+  // From here `tokens < need < burst`, so `tokensAt` reaches `need` exactly when the unclamped
+  // refill does, at a time past `updatedAt`. The estimate only seeds the search, whose answer is
+  // the first whole ms that formula itself admits: down while the ms before is admitted too,
+  // else up until one is (the formula is monotone in the wait).
+  let ms = Math.max(1, Math.ceil(((cost - tokens) * 1000) / rate));
+  let step = 0;
+  for (;;) {
+    const at = updatedAt + ms;
+    if (at > updatedAt && refilled(tokens, updatedAt, rate, at) >= need) {
+      if (step > 0 || ms === 1) return ms;
+      step = -1;
+      ms--;
+    } else {
+      if (step < 0) return ms + 1;
+      step = 1;
+      ms++;
+    }
+  }
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
 export function msUntil(state: BucketState, config: BucketConfig, cost: number): number {
-  return msUntilTokens(state.tokens, state.updatedAt, config.burst, config.rate, cost);
+  return msUntilTokens(state.tokens, state.updatedAt, config.rate, cost);
 }
 
-/** What {@link takeInPlace} decides (a server `Decision` is one), written into the caller's object. */
+/** What {@link takeInPlace} decides: a server `Decision` (its `limit` is the bucket's burst). */
 export interface TakeOutcome {
   allowed: boolean;
+  /** The bucket's burst. */
+  limit: number;
   remaining: number;
-  retryAfterMs: number;
   resetMs: number;
+  retryAfterMs: number;
 }
 
 /**
  * {@link take} over state held in place: `[tokens, updatedAt]` at `state[at]` and `state[at + 1]`,
- * updated there, the outcome written into `out`. Allocates nothing (the stores' hot path); every
- * other take goes through it. Throws before changing anything when the cost is invalid.
+ * updated there. Allocates only its answer (the stores' hot path); every other take goes through
+ * it. Throws before changing anything when the cost is invalid. The exact waits are searched only
+ * for what the outcome needs: `retryAfterMs` only when refused.
  */
 export function takeInPlace(
   state: Float64Array,
@@ -108,8 +120,7 @@ export function takeInPlace(
   rate: number,
   now: number,
   cost: number,
-  out: TakeOutcome,
-): void {
+): TakeOutcome {
   checkCost(cost, burst);
   const updatedAt = state[at + 1]!;
   const current = tokensAt(state[at]!, updatedAt, burst, rate, now);
@@ -118,10 +129,13 @@ export function takeInPlace(
   const left = allowed ? Math.max(0, current - cost) : current;
   state[at] = left;
   state[at + 1] = stamp;
-  out.allowed = allowed;
-  out.remaining = Math.max(0, Math.floor(left + EPSILON));
-  out.retryAfterMs = allowed ? 0 : msUntilTokens(current, stamp, burst, rate, cost);
-  out.resetMs = msUntilTokens(left, stamp, burst, rate, burst);
+  return {
+    allowed,
+    limit: burst,
+    remaining: Math.max(0, Math.floor(left + EPSILON)),
+    resetMs: msUntilTokens(left, stamp, rate, burst),
+    retryAfterMs: allowed ? 0 : msUntilTokens(current, stamp, rate, cost),
+  };
 }
 
 /** {@link take} over the state's two numbers: `tokens` as of `updatedAt`. Allocates only its result. */
@@ -133,9 +147,15 @@ export function takeTokens(
   cost = 1,
 ): TakeResult {
   const state = new Float64Array([tokens, updatedAt]);
-  const out: TakeOutcome = { allowed: false, remaining: 0, retryAfterMs: 0, resetMs: 0 };
-  takeInPlace(state, 0, config.burst, config.rate, now, cost, out);
-  return { ...out, state: { tokens: state[0]!, updatedAt: state[1]! } };
+  const { allowed, remaining, retryAfterMs, resetMs } = takeInPlace(
+    state,
+    0,
+    config.burst,
+    config.rate,
+    now,
+    cost,
+  );
+  return { allowed, remaining, retryAfterMs, resetMs, state: { tokens: state[0]!, updatedAt: state[1]! } };
 }
 
 /** Tries to remove `cost` tokens at `now`: allowed, or refused with the exact wait. */

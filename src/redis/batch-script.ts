@@ -2,72 +2,50 @@ import { defineScript, type LuaScript } from './lua-script.js';
 import { PRELUDE } from './scripts/prelude.js';
 
 /**
- * Lua that lets the calls of one batch read a hash once and write it once. `batched.call` stands
- * in for `redis.call` inside the algorithm's body: `HMGET` of fields already known this run is
- * answered from memory, `HSET` and `PEXPIRE` are recorded (the last value wins), and any other
- * command first writes out what is pending. `flush_all()` writes everything at the end of the run.
- * Time stands still during a script (`now_ms()` is read once), so the deferred `PEXPIRE` sets the
- * same expiry as the last call's, and the calls on one key decide exactly as one by one.
+ * The line that ends an algorithm script's helpers: what comes before it (after the prelude) is
+ * defined once per batch, what follows runs once per call. A script without it is all body.
+ */
+const PER_CALL = '\n-- per call\n';
+
+/**
+ * Lua that lets the calls of one batch read a key's state once and write it once. `batched.call`
+ * stands in for `redis.call` inside the algorithm's body: `GET` is answered from memory (the batch
+ * reads every state key with one `MGET` up front; a key it has not read is read then, with `MGET`
+ * too, which answers `false` for a key of another type instead of failing), `SET key value PX ttl`
+ * is recorded (the last one wins), and any other command first writes out what is pending.
+ * `flush_all()` writes everything at the end of the run: one `SET … PX` per key written. Time
+ * stands still during a script (`now_ms()` is read once), so the deferred write sets the same
+ * expiry as the last call's, and the calls on one key decide exactly as one by one.
  */
 const WRITE_BACK = `
 local call = redis.call
-local cache = {}
-local function write(key, entry)
-  if entry.set ~= nil then
-    local args = {}
-    for name, value in pairs(entry.set) do
-      args[#args + 1] = name
-      args[#args + 1] = value
-    end
-    call('HSET', key, unpack(args))
-  end
-  if entry.ttl ~= nil then call('PEXPIRE', key, entry.ttl) end
-end
+-- values: each key's state as read or last written (false: none); ttls: PX of each pending write.
+local values = {}
+local ttls = {}
 local function flush_all()
-  for key, entry in pairs(cache) do write(key, entry) end
-  cache = {}
+  for key, ttl in pairs(ttls) do call('SET', key, values[key], 'PX', ttl) end
+  values = {}
+  ttls = {}
+end
+local function read_all(keys)
+  local read = call('MGET', unpack(keys))
+  for i = 1, #keys do values[keys[i]] = read[i] end
 end
 local batched = {}
 function batched.call(command, key, ...)
-  local n = select('#', ...)
-  if command == 'HMGET' then
-    local entry = cache[key]
-    if entry ~= nil then
-      local values = {}
-      for i = 1, n do
-        local value = entry.fields[select(i, ...)]
-        if value == nil then
-          values = nil
-          break
-        end
-        values[i] = value
-      end
-      if values ~= nil then return values end
+  if command == 'GET' then
+    local value = values[key]
+    if value == nil then
+      read_all({ key })
+      value = values[key]
     end
-    flush_all()
-    local values = call('HMGET', key, ...)
-    local fields = {}
-    for i = 1, n do fields[select(i, ...)] = values[i] end
-    cache[key] = { fields = fields }
-    return values
+    return value
   end
-  if command == 'HSET' then
-    local entry = cache[key]
-    if entry == nil then
-      entry = { fields = {} }
-      cache[key] = entry
-    end
-    entry.set = entry.set or {}
-    for i = 1, n, 2 do
-      local name, value = select(i, ...)
-      entry.fields[name] = value
-      entry.set[name] = value
-    end
-    return 0
-  end
-  if command == 'PEXPIRE' and cache[key] ~= nil then
-    cache[key].ttl = ...
-    return 1
+  if command == 'SET' then
+    local value, _, ttl = ...
+    values[key] = value
+    ttls[key] = ttl
+    return true
   end
   flush_all()
   return call(command, key, ...)
@@ -81,23 +59,36 @@ end
  * numbers). `KEYS` holds every call's one or two keys in order (`ARGV[1]` keys per call); from
  * `ARGV[2]` on come runs of consecutive calls with the same limit, window and mode: `limit,
  * windowMs, mode, count`, then the `count` calls' costs (one run for the usual batch of one
- * policy). For a call whose keys other calls of the batch also touch, `redis` inside the body is
- * the write-back stand-in above, so a batch reads and writes each hash once however many of its
- * calls share the key (a key used once goes straight to Redis, without the bookkeeping). The reply
- * is flat: every call's values in order, then the Redis time (`%.17g` ms) of the run. So one
+ * policy). `redis` inside the body is the write-back stand-in above; for one-key algorithms the
+ * batch first reads all their distinct keys with one `MGET`. So a decision costs Redis its share
+ * of one `MGET` and one `SET … PX` of its key, however many calls of the batch share the key. The
+ * reply is flat: every call's values in order, then the Redis time (`%.17g` ms) of the run. So one
  * `EVALSHA` (one round trip, one script start, one `TIME`) decides for every call in flight.
  */
 export function batchScript(script: LuaScript): LuaScript {
   if (!script.source.startsWith(PRELUDE)) throw new Error(`${script.name} does not start with the prelude`);
+  const own = script.source.slice(PRELUDE.length);
+  const split = own.indexOf(PER_CALL);
+  const [shared, body] = split < 0 ? ['', own] : [own.slice(0, split), own.slice(split + PER_CALL.length)];
   return defineScript(
     `${script.name}:batch`,
-    `${PRELUDE}${WRITE_BACK}
+    `${PRELUDE}${WRITE_BACK}${shared}
 local function one(key, key2, limit, window, cost, mode, redis)
-${script.source.slice(PRELUDE.length)}
+${body}
 end
 local per_call = tonumber(ARGV[1])
-local uses = {}
-for i = 1, #KEYS do uses[KEYS[i]] = (uses[KEYS[i]] or 0) + 1 end
+if per_call == 1 then
+  local distinct = {}
+  local seen = {}
+  for i = 1, #KEYS do
+    local key = KEYS[i]
+    if not seen[key] then
+      seen[key] = true
+      distinct[#distinct + 1] = key
+    end
+  end
+  read_all(distinct)
+end
 local out = {}
 local n = 0
 local k = 0
@@ -108,11 +99,9 @@ while a <= #ARGV do
   for c = 1, count do
     local key = KEYS[k + 1]
     local key2 = nil
-    local backend = redis
     if per_call > 1 then key2 = KEYS[k + 2] end
-    if uses[key] > 1 or (key2 ~= nil and uses[key2] > 1) then backend = batched end
     k = k + per_call
-    local reply = one(key, key2, limit, window, tonumber(ARGV[a + 3 + c]), mode, backend)
+    local reply = one(key, key2, limit, window, tonumber(ARGV[a + 3 + c]), mode, batched)
     for j = 1, #reply do out[n + j] = reply[j] end
     n = n + #reply
   end

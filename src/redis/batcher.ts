@@ -7,6 +7,9 @@ import { batchTime } from './reply.js';
 /** Most calls sent in one batch. */
 const MOST_PER_BATCH = 128;
 
+/** Fewest calls of one turn that are split in two batches when none is in flight. */
+const SPLIT_AT = 16;
+
 /** Reads one call's values from a batch reply: `width` integers from `at`, and the run's Redis time. */
 export type BatchDecoder<T> = (reply: readonly number[], at: number, now: number) => T;
 
@@ -27,13 +30,18 @@ type Pending = Map<LuaScript, Map<string, Call[]>>;
  * One round trip per turn of the event loop: script calls made in the same turn are sent together
  * as one `EVALSHA` of the script's batch form (`batchScript`), in which calls on the same key
  * read and write its state once. On a Redis Cluster (`client.isCluster`) only calls of the same
- * limit key are batched, since their keys share one hash slot; elsewhere any calls are. Each call
- * still settles on its own: its values, or the batch's `StoreTimeoutError`/`StoreError` under its
- * own key. One timer per batch bounds the wait.
+ * limit key are batched, since their keys share one hash slot; elsewhere any calls are. When no
+ * batch is in flight, a turn of {@link SPLIT_AT} calls or more goes out as two halves, the second
+ * one turn later, so Redis runs one while this process handles the other's reply: two batches
+ * then alternate, and Redis's work and Node's overlap instead of taking turns. Each call still
+ * settles on its own: its values, or the batch's `StoreTimeoutError`/`StoreError` under its own
+ * key. One timer per batch bounds the wait.
  */
 export class Batcher {
   #pending: Pending = new Map();
   #scheduled = false;
+  /** Batches sent and not yet settled. */
+  #inFlight = 0;
   readonly #perKey: boolean;
 
   constructor(
@@ -84,10 +92,34 @@ export class Batcher {
     const pending = this.#pending;
     this.#pending = new Map();
     this.#scheduled = false;
+    const batches: [LuaScript, Call[]][] = [];
+    let total = 0;
     for (const [script, groups] of pending)
       for (const calls of groups.values())
-        for (let i = 0; i < calls.length; i += MOST_PER_BATCH)
-          this.#send(script, calls.length <= MOST_PER_BATCH ? calls : calls.slice(i, i + MOST_PER_BATCH));
+        for (let i = 0; i < calls.length; i += MOST_PER_BATCH) {
+          const batch = calls.length <= MOST_PER_BATCH ? calls : calls.slice(i, i + MOST_PER_BATCH);
+          batches.push([script, batch]);
+          total += batch.length;
+        }
+    if (this.#inFlight > 0 || total < SPLIT_AT) {
+      for (const [script, calls] of batches) this.#send(script, calls);
+      return;
+    }
+    // Nothing in flight: send half now and half one turn later, so that Redis runs the second
+    // while this process reads the first's reply and makes its next calls (which go out as one
+    // batch while the second is in flight). From then on two batches alternate.
+    const half = Math.ceil(total / 2);
+    let sent = 0;
+    const later: [LuaScript, Call[]][] = [];
+    for (const [script, calls] of batches) {
+      const first = Math.max(0, Math.min(calls.length, half - sent));
+      if (first > 0) this.#send(script, first === calls.length ? calls : calls.slice(0, first));
+      if (first < calls.length) later.push([script, first === 0 ? calls : calls.slice(first)]);
+      sent += first;
+    }
+    setImmediate(() => {
+      for (const [script, calls] of later) this.#send(script, calls);
+    });
   }
 
   #send(script: LuaScript, calls: Call[]): void {
@@ -109,8 +141,10 @@ export class Batcher {
       args.push(own[2]!);
       width += call.width;
     }
+    this.#inFlight++;
     evalScript(this.client, script, keys, args, this.timeoutMs, calls[0]!.key).then(
       (reply) => {
+        this.#inFlight--;
         let now: number;
         try {
           now = batchTime(reply, width);
@@ -126,6 +160,7 @@ export class Batcher {
         }
       },
       (error: unknown) => {
+        this.#inFlight--;
         for (const call of calls)
           call.reject(
             error instanceof StoreTimeoutError

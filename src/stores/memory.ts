@@ -13,11 +13,11 @@
  * - on every call a couple of previous-generation keys whose state is back to fresh (`expiresAt`
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace. Algorithms with an in-place `take`
- * (token bucket, GCRA) decide on the slab entry itself: a decision allocates only its answer.
+ * (token bucket, GCRA, fixed window) decide on the slab entry itself: a decision allocates only its answer.
  */
 
 import { algorithms } from '../core/algorithms/index.js';
-import { blankDecision, type InPlaceTake } from '../core/algorithms/types.js';
+import type { Algorithm, InPlaceTake } from '../core/algorithms/types.js';
 import { type Clock, steadyNow, systemClock } from '../core/clock.js';
 import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
@@ -147,7 +147,8 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   const steady = steadyNow(clock);
   let current = new Generation(generation);
   let previous = new Generation(generation);
-  let sweeper: MapIterator<[string, number | number[]]> | undefined = previous.index.entries();
+  /** The previous generation's keys not yet inspected (`undefined`: none left, as while it is empty). */
+  let sweeper: MapIterator<[string, number | number[]]> | undefined;
   let rotatedAt = steady();
 
   const rotate = (now: number) => {
@@ -195,29 +196,9 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   };
 
   /**
-   * `takeNow` of an algorithm deciding in place: on the slab entry itself when the current
-   * generation holds the key, else {@link takeMoving}. One object per decision: the answer. (Kept
-   * small, so V8 inlines the algorithm's arithmetic into it.)
-   */
-  const takeInPlace = (inPlace: InPlaceTake, key: string, limit: StoreLimit, cost: number): Decision => {
-    const now = steady();
-    if (sweeper !== undefined || now - rotatedAt >= idleMs) tick(now);
-    const width = inPlace.width + 1;
-    const decision = blankDecision(limit.limit);
-    const held = current.index.get(key);
-    if (typeof held === 'number' && (held & 3) + 1 === width) {
-      const slab = current.slab(held);
-      const at = current.offset(held);
-      slab[at] = now + inPlace.take(slab, at + 1, false, limit, now, cost, decision);
-      return decision;
-    }
-    return takeMoving(inPlace, key, limit, cost, now, held, decision);
-  };
-
-  /**
-   * {@link takeInPlace} of a key the current generation does not hold in this width (a fresh key,
-   * one from the previous generation, or one an algorithm of another width used): decided on a
-   * scratch copy that then moves into the current generation.
+   * {@link takeNow} of an algorithm deciding in place, for a key the current generation does not
+   * hold in this width (a fresh key, one from the previous generation, or one an algorithm of
+   * another width used): decided on a scratch copy that then moves into the current generation.
    */
   const takeMoving = (
     inPlace: InPlaceTake,
@@ -226,14 +207,14 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     cost: number,
     now: number,
     held: number | number[] | undefined,
-    decision: Decision,
   ): Decision => {
     const width = inPlace.width + 1;
     const from = held === undefined ? previous : current;
     const old = held ?? previous.index.get(key);
     const fresh = !(typeof old === 'number' && (old & 3) + 1 === width);
     if (!fresh) copy(from.slab(old), from.offset(old), scratch, 0, width);
-    scratch[0] = now + inPlace.take(scratch, 1, fresh, limit, now, cost, decision);
+    const decision = inPlace.take(scratch, 1, fresh, limit, now, cost);
+    scratch[0] = now + decision.resetMs;
     if (held === undefined) {
       previous.index.delete(key);
       if (current.index.size >= generation) rotate(now);
@@ -243,13 +224,34 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     return decision;
   };
 
-  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
-    const algorithm = algorithms[limit.algorithm];
-    if (algorithm.inPlace) return takeInPlace(algorithm.inPlace, key, limit, cost);
+  /** {@link takeNow} of an algorithm without an in-place take: over a copy of the state. */
+  const takeCopied = (algorithm: Algorithm, key: string, limit: StoreLimit, cost: number): Decision => {
     const now = steady();
     const result = algorithm.take(read(key, now), limit, now, cost);
     write(key, now + result.expiresInMs, result.state, now);
     return result.decision;
+  };
+
+  /**
+   * An algorithm deciding in place decides on the slab entry itself when the current generation
+   * holds the key: one object per decision, the answer. (Kept small, with the rare cases out of
+   * line, so V8 inlines the algorithm's arithmetic into it.)
+   */
+  function takeNow(key: string, limit: StoreLimit, cost: number): Decision {
+    const algorithm = algorithms[limit.algorithm];
+    const inPlace = algorithm.inPlace;
+    if (inPlace === undefined) return takeCopied(algorithm, key, limit, cost);
+    const now = steady();
+    if (sweeper !== undefined || now - rotatedAt >= idleMs) tick(now);
+    const held = current.index.get(key);
+    if (typeof held !== 'number' || (held & 3) !== inPlace.width) {
+      return takeMoving(inPlace, key, limit, cost, now, held);
+    }
+    const slab = current.slab(held);
+    const at = current.offset(held);
+    const decision = inPlace.take(slab, at + 1, false, limit, now, cost);
+    slab[at] = now + decision.resetMs;
+    return decision;
   }
 
   return {
@@ -259,7 +261,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     clear: () => {
       current = new Generation(generation);
       previous = new Generation(generation);
-      sweeper = previous.index.entries();
+      sweeper = undefined;
     },
     takeNow,
     take(key: string, limit: StoreLimit, cost: number): Promise<Decision> {

@@ -1,7 +1,7 @@
 /** The pacer with costs per unit: a token window beside the request window. */
 import { describe, expect, it } from 'vitest';
 import type { Costs } from '../../src/client/cost.js';
-import { Pacer } from '../../src/client/pacer.js';
+import { Pacer, type Ticket } from '../../src/client/pacer.js';
 import { verdictOf } from '../../src/client/verdict.js';
 import { defaultBackoff } from '../../src/core/backoff.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
@@ -91,5 +91,39 @@ describe('Pacer, costs per unit', () => {
     for (let i = 0; i < 2; i++) pacer.settleCost(ticket, { tokens: 100 });
     // Samples 430 (from remaining), 100 and 100: the median is 100.
     expect(pacer.grant(1, false, 0, 0).costs).toEqual({ requests: 1, tokens: 100 });
+  });
+
+  it("a token refusal with fewer tokens left than the call costs is the token window's: no cap on calls in flight", () => {
+    const pacer = pacerOf();
+    const call = { requests: 1, tokens: 100 };
+    roundTrip(pacer, call, 0, openai(99, 900));
+    // Four calls in flight; the last is refused for tokens: 50 left, below its 100 (OpenAI states
+    // the wait in `retry-after-ms`). The token window explains it, not a limit on calls in flight.
+    const tickets = [1, 2, 3, 4].map(() => pacer.grant(call, false, 0, 1));
+    const refusal = readRateLimit(
+      { status: 429, headers: { ...openai(95, 50), 'retry-after-ms': '300' } },
+      {
+        receivedAt: 0,
+      },
+    );
+    pacer.settle(tickets[3]!, verdictOf({ kind: 'response', status: 429, signal: refusal }), refusal, 2);
+    expect(pacer.inFlightCap).toBeNull();
+    expect(pacer.delay(call, 2)).toMatchObject({ reason: 'gate' });
+    const full = readRateLimit({ status: 200, headers: openai(95, 1000) }, { receivedAt: 0 });
+    const answer = (ticket: Ticket, now: number) =>
+      pacer.settle(ticket, verdictOf({ kind: 'response', status: 200, signal: full }), full, now);
+    for (const ticket of tickets.slice(0, 3)) answer(ticket, 3);
+    // After the gate the key reopens one call, then one more per answer, until the four in flight
+    // when the refusal came; then as many as the windows allow (8 a round here) — never held at the
+    // three that were in flight beside the refused call.
+    const sent: number[] = [];
+    for (let now = 400; now < 440; now += 10) {
+      const round: Ticket[] = [];
+      while (round.length < 8 && pacer.delay(call, now).ms === 0)
+        round.push(pacer.grant(call, false, 0, now));
+      sent.push(round.length);
+      for (const ticket of round) answer(ticket, now + 5);
+    }
+    expect(sent).toEqual([1, 2, 8, 8]);
   });
 });

@@ -122,7 +122,27 @@ describe('token bucket', () => {
     );
   });
 
-  it('the waits do not depend on the rate asked about before (the kept reciprocal only seeds the search)', () => {
+  it('property: resetMs is exact — full at that instant, not 1 ms earlier, at any clock reading', () => {
+    fc.assert(
+      fc.property(
+        configArb,
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.double({ min: 1e6, max: 1e10, noNaN: true })),
+        fc.integer({ min: 1, max: 5 }),
+        (cfg, rawTokens, start, rawCost) => {
+          const cost = Math.min(rawCost, cfg.burst);
+          const state = { tokens: Math.min(rawTokens, cfg.burst), updatedAt: start };
+          const { resetMs, state: after } = take(state, cfg, start, cost);
+          const full = (d: number) => refill(after, cfg, start + d).tokens >= cfg.burst - 1e-9;
+          expect(full(resetMs)).toBe(true);
+          if (resetMs > 0) expect(full(resetMs - 1)).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the waits do not depend on the rate asked about before', () => {
     const slow: BucketConfig = { burst: 3, rate: 0.7 };
     const fast: BucketConfig = { burst: 1000, rate: 123_456.789 };
     const empty = { tokens: 0.1, updatedAt: 10 };

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import type { AlgorithmName, StoreLimit } from '../../src/stores/store.js';
-import { redisUrl, uniquePrefix } from '../support/redis.js';
+import { readState, redisUrl, uniquePrefix } from '../support/redis.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
@@ -130,6 +130,29 @@ describe('redisStore batching', () => {
     expect(sent.sort()).toEqual(['evalsha 1', 'evalsha 2', 'evalsha 3']);
   });
 
+  it('with no batch in flight sends a turn of 16 or more calls as two halves, the second one turn later; with one in flight, as one', async () => {
+    const { wrapped, sent } = counting();
+    const store = redisStore({ client: wrapped, prefix: uniquePrefix('batch-split') });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 1000, windowMs: 60_000 };
+    await store.take('warm', limit, 1);
+    sent.length = 0;
+    const takes = (n: number, key: string) => Array.from({ length: n }, () => store.take(key, limit, 1));
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const first = takes(40, 'a');
+    await turn();
+    // The first half is out (its reply is read no sooner than the next turn); the second waits.
+    expect(sent).toEqual(['evalsha 20']);
+    const second = takes(40, 'a');
+    await turn();
+    // The second half goes first, then these 40 as one: a batch is in flight.
+    expect(sent).toEqual(['evalsha 20', 'evalsha 20', 'evalsha 40']);
+    const decisions = await Promise.all([...first, ...second]);
+    expect(decisions.map((d) => d.remaining)).toEqual(Array.from({ length: 80 }, (_, i) => 999 - i));
+    sent.length = 0;
+    await Promise.all(takes(15, 'b'));
+    expect(sent).toEqual(['evalsha 15']);
+  });
+
   it('settles every call of a batch when Redis does not answer, each with its own key and the option to raise', async () => {
     const stalled: RedisScriptClient = {
       evalsha: () => new Promise(() => {}),
@@ -150,7 +173,7 @@ describe('redisStore batching', () => {
 });
 
 describe('redisStore batch script on Redis', () => {
-  it('reads TIME once and reads and writes a shared key once per batch; the decisions and the expiry are those of one by one', async () => {
+  it('reads TIME once and reads and writes a shared key once per batch (two batches of 32); the decisions and the expiry are those of one by one', async () => {
     // commandstats are server-wide: a Redis of its own, so only this test's commands are counted.
     const own = await startRedisServer();
     const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
@@ -167,8 +190,9 @@ describe('redisStore batch script on Redis', () => {
     const stats = await mine.info('commandstats');
     const calls = (name: string) =>
       Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
-    expect([calls('evalsha'), calls('time'), calls('hmget'), calls('hset'), calls('pexpire')]).toEqual([
-      1, 1, 1, 1, 1,
+    // Nothing in flight: the 64 go out as two batches of 32, each reading and writing the key once.
+    expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([
+      2, 2, 2, 2, 0,
     ]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
@@ -178,9 +202,66 @@ describe('redisStore batch script on Redis', () => {
       true,
     );
     // The state written once is the state after the 50th take, and expires at that take's reset.
-    const [tokens, ttl] = [Number(await mine.hget('wb:{hot}:tb', 't')), await mine.pttl('wb:{hot}:tb')];
+    const [[tokens], ttl] = [await readState(mine, 'wb:{hot}:tb'), await mine.pttl('wb:{hot}:tb')];
     expect(tokens).toBeLessThan(1);
     expect(ttl).toBeLessThanOrEqual(decisions[49]!.resetMs);
     expect(ttl).toBeGreaterThan(decisions[49]!.resetMs - 1000);
+  });
+
+  it('over distinct keys reads the keys of a batch with one MGET and writes each with one SET … PX', async () => {
+    const own = await startRedisServer();
+    const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
+    onTestFinished(async () => {
+      mine.disconnect();
+      await own.stop();
+    });
+    await mine.connect();
+    const store = redisStore({ client: mine, prefix: 'wd' });
+    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
+    await store.take('warm', limit, 1);
+    await mine.config('RESETSTAT');
+    const keys = Array.from({ length: 64 }, (_, i) => `k${i}`);
+    const decisions = await Promise.all(keys.map((key) => store.take(key, limit, 1)));
+    const stats = await mine.info('commandstats');
+    const calls = (name: string) =>
+      Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+    expect([calls('evalsha'), calls('mget'), calls('set'), calls('get')]).toEqual([2, 2, 64, 0]);
+    expect(decisions.every((d) => d.allowed && d.remaining === 49)).toBe(true);
+    expect(await readState(mine, 'wd:{k63}:tb')).toHaveLength(2);
+  });
+
+  it.each([
+    ['token-bucket', 'tb'],
+    ['gcra', 'gcra'],
+    ['fixed-window', 'fw'],
+    ['sliding-window-counter', 'swc'],
+    ['sliding-log', 'sl:meta'],
+  ] as const)(
+    '%s reads a state key of another type (a hash, as earlier versions kept) as a fresh key and replaces it',
+    async (algorithm, suffix) => {
+      const prefix = uniquePrefix('old-hash');
+      const name = `${prefix}:{k}:${suffix}`;
+      await client.hset(name, 'a', '5', 'b', '5', 'ts', String(Date.now()));
+      const store = redisStore({ client, prefix });
+      const decision = await store.take('k', { algorithm, limit: 5, windowMs: 60_000 }, 1);
+      expect(decision).toMatchObject({ allowed: true, remaining: 4 });
+      expect(await client.type(name)).toBe('string');
+    },
+  );
+
+  it('a sliding log whose state key is gone or of another type starts with an empty log', async () => {
+    const prefix = uniquePrefix('old-log');
+    const [seconds] = await client.time();
+    // An entry taken 1 s ago (cost 3) in a log whose state is a hash of an earlier version.
+    await client.zadd(`${prefix}:{k}:sl`, Number(seconds) * 1000 - 1000, '7:3');
+    await client.hset(`${prefix}:{k}:sl:meta`, 'sum', '3', 'seq', '7');
+    const store = redisStore({ client, prefix });
+    const limit: StoreLimit = { algorithm: 'sliding-log', limit: 5, windowMs: 60_000 };
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await store.take('k', limit, 1));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    // The refusal waits for the first of the five new entries, not for the old one.
+    expect(decisions[5]!.retryAfterMs).toBeGreaterThan(59_000);
+    expect(await client.zcard(`${prefix}:{k}:sl`)).toBe(5);
   });
 });

@@ -4,7 +4,7 @@ import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import { redisKey } from '../../src/redis/keys.js';
 import { algorithmScripts, gateScript } from '../../src/redis/scripts/index.js';
 import type { AlgorithmName } from '../../src/stores/store.js';
-import { redisUrl, uniquePrefix } from '../support/redis.js';
+import { readState, redisUrl, uniquePrefix, writeState } from '../support/redis.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
@@ -49,7 +49,7 @@ describe('redisStore options', () => {
     const before = await redisTimeMs();
     await store.take('k', { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 }, 1);
     const after = await redisTimeMs();
-    const written = Number(await client.hget(`${prefix}:{k}:tb`, 'ts'));
+    const [, written] = await readState(client, `${prefix}:{k}:tb`);
     expect(written).toBeGreaterThanOrEqual(before);
     expect(written).toBeLessThanOrEqual(after);
   });
@@ -135,8 +135,8 @@ describe('scripts', () => {
     expect((await store.take('k', limit, 1)).remaining).toBe(4);
     // Pretend the state was written an hour ahead of Redis's clock now (the clock stepped back).
     const name = `${prefix}:{k}:gcra`;
-    const [tat, ts] = (await client.hmget(name, 'tat', 'ts')).map(Number) as [number, number];
-    await client.hset(name, 'tat', String(tat + 3_600_000), 'ts', String(ts + 3_600_000));
+    const [tat, ts] = (await readState(client, name)) as [number, number];
+    await writeState(client, name, [tat + 3_600_000, ts + 3_600_000]);
     const next = await store.take('k', limit, 1);
     expect(next).toMatchObject({ allowed: true, remaining: 3 });
   });
@@ -147,8 +147,8 @@ describe('scripts', () => {
     const limit = { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 } as const;
     expect((await store.take('k', limit, 1)).remaining).toBe(4);
     const name = `${prefix}:{k}:tb`;
-    const ts = Number(await client.hget(name, 'ts'));
-    await client.hset(name, 'ts', String(ts + 3_600_000));
+    const [tokens, ts] = (await readState(client, name)) as [number, number];
+    await writeState(client, name, [tokens, ts + 3_600_000]);
     expect(await store.take('k', limit, 1)).toMatchObject({ allowed: true, remaining: 3 });
   });
 
@@ -156,7 +156,7 @@ describe('scripts', () => {
     const prefix = uniquePrefix('fraction');
     const store = redisStore({ client, prefix });
     await store.take('k', { algorithm: 'token-bucket', limit: 3, windowMs: 1e9 }, 0.1);
-    const tokens = Number(await client.hget(`${prefix}:{k}:tb`, 't'));
+    const [tokens] = await readState(client, `${prefix}:{k}:tb`);
     expect(tokens).toBeGreaterThanOrEqual(3 - 0.1);
     expect(tokens).toBeLessThan(3 - 0.1 + 1e-5);
   });

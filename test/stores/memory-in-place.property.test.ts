@@ -10,7 +10,7 @@ import type { AlgorithmName } from '../../src/stores/store.js';
 const names = Object.keys(algorithms) as AlgorithmName[];
 
 /**
- * The memory store decides in place on its slabs (token bucket, GCRA) and moves keys between
+ * The memory store decides in place on its slabs (token bucket, GCRA, fixed window) and moves keys between
  * generations; this checks it against the pure `take` over a state kept by hand, on a tiny store
  * (maxKeys 4: keys rotate through both generations constantly), across algorithm switches on one
  * key and invalid costs (which must change nothing). A key among the last two distinct keys used

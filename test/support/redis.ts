@@ -11,3 +11,24 @@ export const redisUrl = (): string => inject('redisUrl');
 export function uniquePrefix(label: string): string {
   return `headway-test-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
+
+/** Reads a Headway state key: its string of little-endian doubles (`struct.pack('<d…')`), as numbers. */
+export async function readState(
+  client: { getBuffer(key: string): Promise<Buffer | null> },
+  name: string,
+): Promise<number[]> {
+  const value = await client.getBuffer(name);
+  if (value === null) return [];
+  return Array.from({ length: value.length / 8 }, (_, i) => value.readDoubleLE(8 * i));
+}
+
+/** Writes a Headway state key as its script would (keeping its TTL). */
+export async function writeState(
+  client: { set(key: string, value: Buffer, keepTtl: 'KEEPTTL'): Promise<unknown> },
+  name: string,
+  values: readonly number[],
+): Promise<void> {
+  const value = Buffer.alloc(8 * values.length);
+  for (const [i, x] of values.entries()) value.writeDoubleLE(x, 8 * i);
+  await client.set(name, value, 'KEEPTTL');
+}

@@ -11,7 +11,8 @@
  *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
  *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
  *   other call was in flight; when a rate window explains it (the answer shows a window with
- *   `remaining: 0`: the primary limit); when the server states no counters at all (its refusals
+ *   `remaining: 0`: the primary limit; the pacer reports so a window of any unit left with less
+ *   than the call cost there); when the server states no counters at all (its refusals
  *   are the no-counters model's rate to learn: a blind burst refused with a dozen in flight would
  *   otherwise cap the key below what its rate needs); or when the server has been seen to admit more than `n`
  *   at once (`n + 1` or more calls admitted and in flight together: then it was a rate that

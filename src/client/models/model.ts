@@ -70,3 +70,13 @@ export interface ServerModel<S> {
 
 /** Floating-point slack when comparing unit counts. */
 export const EPSILON = 1e-9;
+
+/**
+ * True when `window`, as an answer reported it, had room for a send of `cost` of its units: its
+ * `remaining` at least that cost (and at least one unit). A refusal while the window had room is
+ * another limit's; one with less left than the call needed (20 tokens left for a call of 130) is
+ * this window's own.
+ */
+export function hadRoomFor(window: RateLimitPolicy | null, cost: number): boolean {
+  return window !== null && window.remaining !== null && window.remaining >= Math.max(1, cost) - EPSILON;
+}

@@ -13,7 +13,11 @@
  * - `Q < U(r)`: at a refused send f the server's bucket was empty, although it was full at some
  *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`;
  *   the latest refused send gives the longest spans (the earliest may be one that left first and
- *   arrived last).
+ *   arrived last). A span runs from when `s` can have left: a send granted before the episode's
+ *   first answer less its fastest round trip did not leave before then (a batch fired all at once
+ *   grants its first calls while it is still starting the rest: 7–28 ms for 1,000 on 2 cores, and
+ *   a span from the grant read `Q` low by `r` × that, which pushed the consistent rates up past
+ *   the rate itself).
  * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
  * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
  * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
@@ -35,11 +39,10 @@
  *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
  *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
- *   below it wastes refill. Once bounded it starts {@link START_SHARE} of the way up from `rateLow`
- *   (at most {@link START_LIFT} × `rateLow`) and grows {@link GROWTH_PER_SECOND}
- *   per second of clean time up to {@link CEILING_SHARE} of the way to `rateHigh` (the start share:
- *   the bounds' upper end sits further from the rate than their lower one): one more refusal costs a whole
- *   `Retry-After`, far more than pacing a few percent slow.
+ *   below it wastes refill. Once bounded it is {@link START_SHARE} of the way up from `rateLow`
+ *   (at most {@link START_LIFT} × `rateLow`: the bounds' upper end sits further from the rate than
+ *   their lower one) and stays there: one more refusal costs a whole `Retry-After`, far more than
+ *   pacing a few percent slow.
  */
 import { refill, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
@@ -96,12 +99,8 @@ export interface NoCountersModelState extends Tokens {
 
 /** The pace doubles this often while the rate is unbounded. */
 export const RAMP_STEP_MS = 100;
-/** Once bounded, the pace grows by this share per second of clean time. */
-export const GROWTH_PER_SECOND = 0.03;
-/** Growth stops this share of the way from `rateLow` to `rateHigh`: the bounds carry timing noise. */
-export const CEILING_SHARE = 0.4;
 /**
- * Once bounded, the pace starts this share of the way from `rateLow` to `rateHigh`, and at most
+ * Once bounded, the pace is this share of the way from `rateLow` to `rateHigh`, and at most
  * {@link START_LIFT} × `rateLow` (wide bounds say little about where in them the rate lies).
  */
 export const START_SHARE = 0.4;
@@ -175,16 +174,26 @@ export function lowerBurst(e: Episode, rate: number): number {
 
 /**
  * `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). The span
- * from `s` to the refusal is taken at its shortest (refused sent − `s` answered, at least 0).
+ * from `s` to the refusal runs from when `s` can have left: its grant, or for a send granted
+ * before the episode's first answer less its fastest round trip, that instant (see the top).
  */
 export function upperBurst(e: Episode, rate: number): number {
   if (e.refusedAt === null) return Number.POSITIVE_INFINITY;
-  const total = e.admitted.reduce((sum, a) => sum + a.cost, 0);
+  let total = 0;
+  let fastest = Number.POSITIVE_INFINITY; // the episode's shortest round trip
+  let firstAnswer = Number.POSITIVE_INFINITY;
+  for (const a of e.admitted) {
+    total += a.cost;
+    fastest = Math.min(fastest, a.answeredAt - a.at);
+    firstAnswer = Math.min(firstAnswer, a.answeredAt);
+  }
+  const left = firstAnswer - fastest; // no send granted before this had left yet
   let best = Number.NEGATIVE_INFINITY;
   let before = 0;
   for (const a of e.admitted) {
     if (a.at > e.refusedAt) break;
-    best = Math.max(best, total - before + 1 - (rate * (e.refusedAt - a.at)) / 1000);
+    const span = Math.max(0, e.refusedAt - Math.max(a.at, left));
+    best = Math.max(best, total - before + 1 - (rate * span) / 1000);
     before += a.cost;
   }
   return best === Number.NEGATIVE_INFINITY ? 1 : best;
@@ -259,12 +268,14 @@ function refine(episodes: readonly Episode[], out: number, in_: number): number 
   return b;
 }
 
-/** The pace at `now`: the base, doubling while unbounded, else grown gently up to its ceiling. */
+/**
+ * The pace at `now`: doubling from the base while the rate is unbounded, else the base. A bounded
+ * pace does not grow: wide bounds are wide at the top (over real HTTP the upper one read 1.2–1.5 ×
+ * the rate), so growing towards it passed the rate and cost a third refusal, a whole `Retry-After`.
+ */
 export function paceAt(s: NoCountersModelState, now: number): number {
-  const t = Math.max(0, now - s.paceFrom);
-  if (s.rateHigh > UNBOUNDED_RATIO * s.rateLow) return s.paceBase * 2 ** (t / RAMP_STEP_MS);
-  const ceiling = Math.max(s.paceBase, s.rateLow + CEILING_SHARE * (s.rateHigh - s.rateLow));
-  return Math.min(ceiling, s.paceBase * (1 + (GROWTH_PER_SECOND * t) / 1000));
+  if (s.rateHigh <= UNBOUNDED_RATIO * s.rateLow) return s.paceBase;
+  return s.paceBase * 2 ** (Math.max(0, now - s.paceFrom) / RAMP_STEP_MS);
 }
 
 /**

@@ -39,7 +39,7 @@
  * `sent` and `observe` update the state in place (the {@link ServerModel} contract); its ledger
  * is a value that each update replaces.
  */
-import { EPSILON, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
+import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 import {
   backAtReaching,
   CLOCK_SLACK_MS,
@@ -255,8 +255,9 @@ export const windowModel: ServerModel<WindowModelState> = {
 
   observe(s, o) {
     // The refused send is among `inFlightBefore`: the ledger foresaw room for it if that fits the limit.
-    // A refusal that states room left in this window is another limit's (GitHub's secondary limits).
-    const otherLimit = (o.window?.remaining ?? 0) > 0;
+    // A refusal that states room left in this window for the call is another limit's (GitHub's
+    // secondary limits).
+    const otherLimit = hadRoomFor(o.window, o.cost);
     if (
       o.outcome === 'limited' &&
       !otherLimit &&

@@ -14,27 +14,28 @@
  */
 import { checkCost } from './cost.js';
 import { EPSILON } from './exact-wait.js';
-import type { Algorithm } from './types.js';
+import { type Algorithm, type InPlaceTake, remainingOf, takeViaInPlace } from './types.js';
 
-/** The fixed-window algorithm. */
-export const fixedWindow: Algorithm = {
-  take(state, limit, now, cost) {
+const inPlace: InPlaceTake = {
+  width: 2,
+  take(state, at, fresh, limit, now, cost) {
     checkCost(cost, limit.limit);
     const start = Math.floor(now / limit.windowMs) * limit.windowMs;
-    const used = state && state.length === 2 && state[0] === start ? state[1]! : 0;
+    const used = !fresh && state[at] === start ? state[at + 1]! : 0;
     const allowed = used + cost <= limit.limit + EPSILON;
     const count = allowed ? used + cost : used;
+    state[at] = start;
+    state[at + 1] = count;
     const resetMs = start + limit.windowMs - now;
     return {
-      decision: {
-        allowed,
-        limit: limit.limit,
-        remaining: Math.max(0, Math.floor(limit.limit - count + EPSILON)),
-        resetMs,
-        retryAfterMs: allowed ? 0 : resetMs,
-      },
-      state: [start, count],
-      expiresInMs: resetMs,
+      allowed,
+      limit: limit.limit,
+      remaining: remainingOf(limit.limit, count),
+      resetMs,
+      retryAfterMs: allowed ? 0 : resetMs,
     };
   },
 };
+
+/** The fixed-window algorithm (decided in place, so the memory store keeps its state in a slab). */
+export const fixedWindow: Algorithm = { inPlace, take: takeViaInPlace(inPlace) };

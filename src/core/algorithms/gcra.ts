@@ -28,7 +28,7 @@ function remainingAt(base: number, now: number, limit: StoreLimit): number {
 
 const inPlace: InPlaceTake = {
   width: 1,
-  take(state, at, fresh, limit, now, cost, out) {
+  take(state, at, fresh, limit, now, cost) {
     checkCost(cost, limit.limit);
     const interval = limit.windowMs / limit.limit;
     const held = fresh ? now : state[at]!;
@@ -37,13 +37,15 @@ const inPlace: InPlaceTake = {
     const allowed = newTat - now <= limit.windowMs + EPSILON;
     const tat = allowed ? newTat : base;
     state[at] = tat;
-    out.allowed = allowed;
-    out.remaining = remainingAt(tat, now, limit);
-    out.retryAfterMs = allowed
-      ? 0
-      : exactWait(newTat - now - limit.windowMs, (d) => newTat - (now + d) <= limit.windowMs + EPSILON);
-    out.resetMs = Math.max(0, Math.ceil(tat - now - EPSILON));
-    return out.resetMs;
+    return {
+      allowed,
+      limit: limit.limit,
+      remaining: remainingAt(tat, now, limit),
+      resetMs: Math.max(0, Math.ceil(tat - now - EPSILON)),
+      retryAfterMs: allowed
+        ? 0
+        : exactWait(newTat - now - limit.windowMs, (d) => newTat - (now + d) <= limit.windowMs + EPSILON),
+    };
   },
 };
 

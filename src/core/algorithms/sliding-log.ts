@@ -15,7 +15,7 @@
  */
 import { checkCost } from './cost.js';
 import { EPSILON } from './exact-wait.js';
-import type { Algorithm } from './types.js';
+import { type Algorithm, remainingOf } from './types.js';
 
 /** The sliding-log algorithm. */
 export const slidingLog: Algorithm = {
@@ -50,7 +50,7 @@ export const slidingLog: Algorithm = {
       decision: {
         allowed,
         limit: limit.limit,
-        remaining: Math.max(0, Math.floor(limit.limit - sum + EPSILON)),
+        remaining: remainingOf(limit.limit, sum),
         resetMs,
         retryAfterMs,
       },

@@ -17,7 +17,7 @@
 import type { StoreLimit } from '../../stores/store.js';
 import { checkCost } from './cost.js';
 import { EPSILON, exactWait } from './exact-wait.js';
-import type { Algorithm, AlgorithmState } from './types.js';
+import { type Algorithm, type AlgorithmState, remainingOf } from './types.js';
 
 /** The counts as seen at `now`, rolled over to `now`'s window. */
 function counts(state: AlgorithmState, limit: StoreLimit, now: number): [number, number, number] {
@@ -65,7 +65,7 @@ export const slidingWindowCounter: Algorithm = {
       decision: {
         allowed,
         limit: limit.limit,
-        remaining: Math.max(0, Math.floor(limit.limit - (allowed ? seen + cost : seen) + EPSILON)),
+        remaining: remainingOf(limit.limit, allowed ? seen + cost : seen),
         resetMs,
         retryAfterMs,
       },

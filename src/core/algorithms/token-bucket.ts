@@ -21,29 +21,19 @@ function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketS
   return state && state.length === 2 ? { tokens: state[0]!, updatedAt: state[1]! } : fullBucket(bucket, now);
 }
 
-let ratedLimit = Number.NaN;
-let ratedWindowMs = Number.NaN;
-let ratedPerSecond = Number.NaN;
-/** {@link ratePerSecond} of `limit`, kept for the last limit seen (a division per decision saved). */
-function perSecondOf(limit: StoreLimit): number {
-  if (limit.limit !== ratedLimit || limit.windowMs !== ratedWindowMs) {
-    ratedLimit = limit.limit;
-    ratedWindowMs = limit.windowMs;
-    ratedPerSecond = ratePerSecond(limit.limit, limit.windowMs);
-  }
-  return ratedPerSecond;
+/** Sets a fresh key's state: a full bucket at `now` (after the cost check: an invalid cost changes nothing). */
+function fill(state: Float64Array, at: number, limit: StoreLimit, now: number, cost: number): void {
+  checkCost(cost, limit.limit);
+  state[at] = limit.limit;
+  state[at + 1] = now;
 }
 
 const inPlace: InPlaceTake = {
   width: 2,
-  take(state, at, fresh, limit, now, cost, out) {
-    if (fresh) {
-      checkCost(cost, limit.limit); // before the state is set: an invalid cost changes nothing
-      state[at] = limit.limit;
-      state[at + 1] = now;
-    }
-    takeInPlace(state, at, limit.limit, perSecondOf(limit), now, cost, out);
-    return out.resetMs;
+  take(state, at, fresh, limit, now, cost) {
+    // Rare branches stay calls, so the hot path is small enough for V8 to inline whole.
+    if (fresh) fill(state, at, limit, now, cost);
+    return takeInPlace(state, at, limit.limit, ratePerSecond(limit.limit, limit.windowMs), now, cost);
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Decision, StoreLimit } from '../../stores/store.js';
+import { EPSILON } from './exact-wait.js';
 
 /**
  * An algorithm's per-key state: a short array of numbers (two for most algorithms), so a store
@@ -25,16 +26,16 @@ export interface AlgorithmReserve {
 
 /**
  * An algorithm's `take` over state held in place, for stores that keep state numbers in a
- * `Float64Array` (the memory store's hot path): no arrays, no result objects.
+ * `Float64Array` (the memory store's hot path): no arrays, no result objects but the decision.
  */
 export interface InPlaceTake {
   /** State numbers per key (the length of the algorithm's state). */
   readonly width: number;
   /**
    * Decides at `now` on the state at `state[at … at + width)` (`fresh`: a new key, whose state this
-   * sets), updates it there and writes the decision into `out` (whose `limit` the caller set); returns
-   * `expiresInMs`. Throws
-   * before changing anything when the cost is invalid.
+   * sets), updates it there and returns the decision; the state is equivalent to a fresh key's
+   * after the decision's `resetMs`, so a store may drop it then. Throws before changing anything
+   * when the cost is invalid.
    */
   take(
     state: Float64Array,
@@ -43,8 +44,7 @@ export interface InPlaceTake {
     limit: StoreLimit,
     now: number,
     cost: number,
-    out: Decision,
-  ): number;
+  ): Decision;
 }
 
 /** A pure limiting algorithm: state + now + cost → decision. No I/O, no clock of its own. */
@@ -57,18 +57,20 @@ export interface Algorithm {
   reserve?(state: AlgorithmState, limit: StoreLimit, now: number, cost: number): AlgorithmReserve;
 }
 
-/** A decision for an in-place take to fill in (refused, nothing left, until it says otherwise). */
-export function blankDecision(limit: number): Decision {
-  return { allowed: false, limit, remaining: 0, resetMs: 0, retryAfterMs: 0 };
-}
-
 /** The `take` of an algorithm that decides {@link InPlaceTake in place}: the one decision, over a copy. */
 export function takeViaInPlace(inPlace: InPlaceTake): Algorithm['take'] {
   return (state, limit, now, cost) => {
     const fresh = !(state && state.length === inPlace.width);
     const held = fresh ? new Float64Array(inPlace.width) : Float64Array.from(state);
-    const decision = blankDecision(limit.limit);
-    const expiresInMs = inPlace.take(held, 0, fresh, limit, now, cost, decision);
-    return { decision, state: Array.from(held), expiresInMs };
+    const decision = inPlace.take(held, 0, fresh, limit, now, cost);
+    return { decision, state: Array.from(held), expiresInMs: decision.resetMs };
   };
+}
+
+/**
+ * Whole units left of a window's `limit` once `used` are spent (never below 0; the slack keeps a
+ * float sum such as 0.1 + 0.2 from reading one short).
+ */
+export function remainingOf(limit: number, used: number): number {
+  return Math.max(0, Math.floor(limit - used + EPSILON));
 }

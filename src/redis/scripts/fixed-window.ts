@@ -4,7 +4,7 @@ import { PRELUDE } from './prelude.js';
 /**
  * Fixed window.
  *
- * - `key`: hash `{ w: window index, n: units counted, ts }`; window `k` is
+ * - `key`: string state `window index, units counted, ts`; window `k` is
  *   `[k·windowMs, (k+1)·windowMs)` of Redis time (epoch-aligned, so every process agrees).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - allowed iff `n + cost ≤ limit` (+1e-9); `remaining = floor(limit − n')`;
@@ -16,11 +16,11 @@ export const fixedWindowScript = defineScript(
   'headway:fixed-window',
   `${PRELUDE}
 
-local state = redis.call('HMGET', key, 'w', 'n', 'ts')
-local now = monotonic(now_ms(), tonumber(state[3]))
+local s_index, s_count, ts = read_state(redis.call('GET', key), 3)
+local now = monotonic(now_ms(), ts)
 local index = math.floor(now / window)
 local count = 0
-if tonumber(state[1]) == index then count = tonumber(state[2]) or 0 end
+if s_index == index then count = s_count end
 
 local allowed = count + cost <= limit + EPS
 if allowed then count = count + cost end
@@ -28,8 +28,7 @@ local reset = math.max(1, math.ceil((index + 1) * window - now - EPS))
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
-  redis.call('HSET', key, 'w', index, 'n', count, 'ts', now)
-  redis.call('PEXPIRE', key, reset)
+  redis.call('SET', key, pack(index, count, now), 'PX', reset)
 end
 return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry }
 `,

@@ -4,7 +4,7 @@ import { PRELUDE } from './prelude.js';
 /**
  * GCRA (TAT-based), mirroring `src/core/algorithms/gcra.ts`.
  *
- * - `key`: hash `{ tat, ts }` (Redis time, ms); a missing key has `tat = now`.
+ * - `key`: string state `tat, ts` (Redis time, ms); a missing key has `tat = now`.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
  *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+1e-9).
@@ -19,9 +19,8 @@ export const gcraScript = defineScript(
   `${PRELUDE}
 local interval = window / limit
 
-local state = redis.call('HMGET', key, 'tat', 'ts')
-local stored = tonumber(state[1])
-local now = monotonic(now_ms(), tonumber(state[2]))
+local stored, ts = read_state(redis.call('GET', key), 2)
+local now = monotonic(now_ms(), ts)
 local base = now
 if stored ~= nil then base = math.max(stored, now) end
 local new_tat = base + interval * cost
@@ -29,8 +28,7 @@ local function admitted(d) return new_tat - (now + d) <= window + EPS end
 
 if mode == 'reserve' then
   local wait = exact_wait(new_tat - now - window, admitted)
-  redis.call('HSET', key, 'tat', new_tat, 'ts', now)
-  redis.call('PEXPIRE', key, math.max(1, math.ceil(new_tat - now)))
+  redis.call('SET', key, pack(new_tat, now), 'PX', math.max(1, math.ceil(new_tat - now)))
   return { wait }
 end
 
@@ -45,8 +43,7 @@ end
 local reset = math.max(0, math.ceil(tat - now - EPS))
 local remaining = math.max(0, math.floor((window - (tat - now)) / interval + EPS))
 if allowed then
-  redis.call('HSET', key, 'tat', tat, 'ts', now)
-  redis.call('PEXPIRE', key, math.max(1, reset))
+  redis.call('SET', key, pack(tat, now), 'PX', math.max(1, reset))
 end
 return { allowed and 1 or 0, remaining, reset, retry }
 `,

@@ -11,9 +11,14 @@
  * - `fmt(x)`: a number as a `%.17g` string, which reads back as the same double (Lua's own `..`
  *   keeps only 14 digits). Numbers passed to `redis.call` need no `fmt`: Redis converts them with
  *   `%.17g` itself (and from 7.2 with the shortest exact form).
- * - `exact_wait(estimate, admitted)`: the smallest whole ms `d ≥ 0` with `admitted(d)`, from an
- *   analytic estimate corrected by single steps against the real predicate (bounded), exactly as
- *   `exactWait` in TypeScript.
+ * - `read_state(value, n)` / `pack(...)`: a key's state is one string of `n` little-endian doubles
+ *   (`struct.pack('<d…')`, exact and cheap to decode), written with one `SET key value PX ttl`;
+ *   `read_state` returns its `n` numbers, or nothing when `value` is not such a string (a missing
+ *   key, which `GET` answers with `false`).
+ * - `exact_wait(estimate, admitted, …)`: the smallest whole ms `d ≥ 0` with `admitted(d, …)`,
+ *   from an analytic estimate corrected by single steps against the real predicate (bounded),
+ *   exactly as `exactWait` in TypeScript. Up to five inputs of the predicate are passed along
+ *   after it, so a hot path need not build a closure per call.
  */
 export const PRELUDE = `
 if redis.replicate_commands then pcall(redis.replicate_commands) end
@@ -34,15 +39,23 @@ end
 local function fmt(x)
   return string.format('%.17g', x)
 end
-local function exact_wait(estimate, admitted)
+local FORMATS = { '<d', '<dd', '<ddd', '<dddd' }
+local function read_state(value, n)
+  if type(value) ~= 'string' or #value ~= 8 * n then return nil end
+  return struct.unpack(FORMATS[n], value)
+end
+local function pack(...)
+  return struct.pack(FORMATS[select('#', ...)], ...)
+end
+local function exact_wait(estimate, admitted, a, b, c, d, e)
   local ms = math.max(0, math.ceil(estimate))
   local i = 0
-  while i < MAX_STEPS and ms > 0 and admitted(ms - 1) do
+  while i < MAX_STEPS and ms > 0 and admitted(ms - 1, a, b, c, d, e) do
     ms = ms - 1
     i = i + 1
   end
   i = 0
-  while i < MAX_STEPS and not admitted(ms) do
+  while i < MAX_STEPS and not admitted(ms, a, b, c, d, e) do
     ms = ms + 1
     i = i + 1
   end

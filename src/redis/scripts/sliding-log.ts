@@ -5,12 +5,13 @@ import { PRELUDE } from './prelude.js';
  * Sliding log: every admitted take is an entry; a take counts while `now − score < windowMs`.
  *
  * - `key`: sorted set, score = Redis time (ms) of the take, member `seq:cost` (unique, carries
- *   the cost). `key2`: hash `{ sum, seq, ts }` (sum of the live entries' costs).
+ *   the cost). `key2`: string state `sum, seq, ts` (sum of the live entries' costs).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - entries with `score ≤ now − windowMs` are removed (and their cost subtracted) first.
  * - allowed iff `sum + cost ≤ limit` (+1e-9); `remaining = floor(limit − sum')`.
  * - `retryAfterMs`: the smallest whole ms after which enough of the oldest entries have expired.
  * - `resetMs`: ms until the newest entry expires (the log empty again).
+ * - A missing (or unreadable) `key2` empties the log: the key starts fresh.
  * - Both keys expire with the newest entry. Memory: one entry per admitted take in the window.
  */
 export const slidingLogScript = defineScript(
@@ -19,10 +20,14 @@ export const slidingLogScript = defineScript(
 local log = key
 local meta = key2
 
-local state = redis.call('HMGET', meta, 'sum', 'seq', 'ts')
-local sum = tonumber(state[1]) or 0
-local seq = tonumber(state[2]) or 0
-local now = monotonic(now_ms(), tonumber(state[3]))
+local sum, seq, ts = read_state(redis.call('GET', meta), 3)
+if sum == nil then
+  -- No state (a fresh key, or a key of another type): the log starts empty too.
+  redis.call('DEL', log)
+  sum = 0
+  seq = 0
+end
+local now = monotonic(now_ms(), ts)
 
 local function cost_of(member)
   return tonumber(string.match(member, ':(.+)$')) or 0
@@ -69,10 +74,9 @@ local reset = 0
 local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
 if #newest == 2 then reset = math.max(0, math.ceil(tonumber(newest[2]) + window - now - EPS)) end
 if allowed or #expired > 0 then
-  redis.call('HSET', meta, 'sum', sum, 'seq', seq, 'ts', now)
   if reset > 0 then
+    redis.call('SET', meta, pack(sum, seq, now), 'PX', reset)
     redis.call('PEXPIRE', log, reset)
-    redis.call('PEXPIRE', meta, reset)
   else
     redis.call('DEL', log, meta)
   end

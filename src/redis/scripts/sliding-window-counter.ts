@@ -4,7 +4,7 @@ import { PRELUDE } from './prelude.js';
 /**
  * Sliding window counter: the previous fixed window's count, decaying linearly, plus the current.
  *
- * - `key`: hash `{ w: window index, cur, prev, ts }`; windows epoch-aligned on Redis time.
+ * - `key`: string state `window index, cur, prev, ts`; windows epoch-aligned on Redis time.
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - at time t in window k (elapsed e = t − k·windowMs):
  *   `estimate = prev·(1 − e/windowMs) + cur`, where a roll to window k+1 makes `prev = cur, cur = 0`
@@ -21,11 +21,10 @@ export const slidingWindowCounterScript = defineScript(
   'headway:sliding-window-counter',
   `${PRELUDE}
 
-local state = redis.call('HMGET', key, 'w', 'cur', 'prev', 'ts')
-local now = monotonic(now_ms(), tonumber(state[4]))
-local s_index = tonumber(state[1])
-local s_cur = tonumber(state[2]) or 0
-local s_prev = tonumber(state[3]) or 0
+local s_index, s_cur, s_prev, ts = read_state(redis.call('GET', key), 4)
+local now = monotonic(now_ms(), ts)
+s_cur = s_cur or 0
+s_prev = s_prev or 0
 
 -- The (prev, cur) pair seen at time t, from a state stored in window s_index.
 local function rolled(t, idx, prev, cur)
@@ -70,8 +69,7 @@ elseif prev > 0 then
 end
 reset = math.max(0, reset)
 if allowed then
-  redis.call('HSET', key, 'w', index, 'cur', cur, 'prev', prev, 'ts', now)
-  redis.call('PEXPIRE', key, math.max(1, reset))
+  redis.call('SET', key, pack(index, cur, prev, now), 'PX', math.max(1, reset))
 end
 return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry }
 `,

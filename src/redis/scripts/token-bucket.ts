@@ -4,7 +4,7 @@ import { PRELUDE } from './prelude.js';
 /**
  * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
  *
- * - `key`: hash `{ t: tokens, ts: updatedAt }` (Redis time, ms); a missing key is a full bucket.
+ * - `key`: string state `tokens, updatedAt` (Redis time, ms); a missing key is a full bucket.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - burst = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
@@ -12,41 +12,42 @@ import { PRELUDE } from './prelude.js';
  * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before
  *   subtracting.
  * - The key expires when the bucket would be full again, where it equals a missing key.
+ * - `refill` and `ms_until` are defined once per batch (before `-- per call`), not per call.
  */
 export const tokenBucketScript = defineScript(
   'headway:token-bucket',
   `${PRELUDE}
-local rps = (limit * 1000) / window
-
-local state = redis.call('HMGET', key, 't', 'ts')
-local tokens = tonumber(state[1])
-local ts = tonumber(state[2])
-local now = monotonic(now_ms(), ts)
-if tokens == nil or ts == nil then
-  tokens = limit
-  ts = now
-end
-
-local function refill(tk, at, t)
+local function refill(tk, at, t, limit, rps)
   if not (t > at) then return tk end
   if tk >= limit then return tk end
   return math.min(limit, tk + ((t - at) * rps) / 1000)
 end
 
-local function ms_until(tk, at, need)
-  local function enough(ms) return refill(tk, at, at + ms) >= need - EPS end
-  if enough(0) then return 0 end
-  return exact_wait(((need - tk) * 1000) / rps, enough)
+local function enough(ms, tk, at, need, limit, rps)
+  return refill(tk, at, at + ms, limit, rps) >= need - EPS
 end
 
-tokens = refill(tokens, ts, now)
+-- Whole ms until the bucket holds need (refill alone).
+local function ms_until(tk, at, need, limit, rps)
+  if tk >= need - EPS then return 0 end
+  return exact_wait(((need - tk) * 1000) / rps, enough, tk, at, need, limit, rps)
+end
+-- per call
+local rps = (limit * 1000) / window
+
+local tokens, ts = read_state(redis.call('GET', key), 2)
+local now = monotonic(now_ms(), ts)
+if tokens == nil or ts == nil then
+  tokens = limit
+  ts = now
+end
+tokens = refill(tokens, ts, now, limit, rps)
 ts = now
 
 if mode == 'reserve' then
-  local wait = ms_until(tokens, ts, cost)
+  local wait = ms_until(tokens, ts, cost, limit, rps)
   local after = tokens - cost
-  redis.call('HSET', key, 't', after, 'ts', ts)
-  redis.call('PEXPIRE', key, math.max(1, math.ceil(((limit - after) * window) / limit)))
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)))
   return { wait }
 end
 
@@ -56,12 +57,11 @@ local retry = 0
 if allowed then
   after = math.max(0, tokens - cost)
 else
-  retry = ms_until(tokens, ts, cost)
+  retry = ms_until(tokens, ts, cost, limit, rps)
 end
-local reset = ms_until(after, ts, limit)
+local reset = ms_until(after, ts, limit, limit, rps)
 if allowed then
-  redis.call('HSET', key, 't', after, 'ts', ts)
-  redis.call('PEXPIRE', key, math.max(1, reset))
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, reset))
 end
 return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry }
 `,

@@ -108,6 +108,24 @@ describe('consistent rates', () => {
     expect(rates!.high).toBeLessThan(212);
   });
 
+  it('a batch fired at once: its first calls count from when they left, not when they were granted', () => {
+    // S1b: 1,000 calls started at once. The first four are granted at 0 but leave only at 30 ms,
+    // once the other 996 are started; the rest follow the answers. Each is answered 1 ms after it
+    // left. A span from the grant reads the burst 200/s × 30 ms low, below the server's 20: its
+    // rate, 200/s, then looks impossible and the consistent rates move past it.
+    const blind = episodeAgainst(server, every(30, 0.25, 40), fullBucket(server, 0), 1);
+    const first: Episode = {
+      ...blind.episode,
+      admitted: blind.episode.admitted.map((a, i) => (i < 4 ? { ...a, at: 0 } : a)),
+    };
+    expect(upperBurst(first, 200)).toBeGreaterThanOrEqual(20);
+    expect(upperBurst(first, 200)).toBeCloseTo(upperBurst(blind.episode, 200), 0);
+    const second = episodeAgainst(server, every(1100, 4, 200), blind.state, 1);
+    const rates = consistentRates([first, second.episode]);
+    expect(rates!.low).toBeLessThanOrEqual(200);
+    expect(rates!.high).toBeGreaterThanOrEqual(200);
+  });
+
   it('a window (the same quota every episode, no refill within one) needs no refill at all', () => {
     const window = (from: number): Episode => ({
       admitted: every(from, 0.1, 200).map((at) => ({ at, answeredAt: at + 1, cost: 1 })),
@@ -171,8 +189,8 @@ describe('pace', () => {
     [Number.POSITIVE_INFINITY, 100, 200],
     [Number.POSITIVE_INFINITY, 250, 100 * 2 ** 2.5],
     [900, 100, 200], // above 8 × the lower bound: still unbounded, it ramps
-    [120, 1000, 103], // bounded: 3 % per second
-    [120, 10_000, 108], // … up to 40 % of the way to the upper bound
+    [120, 1000, 100], // bounded: the pace stays where it started
+    [120, 10_000, 100],
   ])('rateHigh %s, %s ms in: %s/s', (rateHigh, t, pace) => {
     expect(paceAt({ ...base, rateHigh }, 1000 + t)).toBeCloseTo(pace, 9);
   });

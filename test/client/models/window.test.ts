@@ -223,6 +223,21 @@ describe('window model', () => {
     expect(m.delay(s, 6, 2, 0)).toBe(0); // the refused send counted nothing
   });
 
+  it("a refusal with less left than the call cost is this window's own: evidence against the ledger", () => {
+    let s = spend(newWindow(), { n: 4, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    // A call of 5 units refused with 3 left (another client spent 3): the ledger foresaw room for it
+    // (4 + 5 ≤ 10), the window had none.
+    const refused = reading({ limit: 10, rate: null, resetInMs: 1000 }, 1, 9, 3, {
+      outcome: 'limited',
+      retryAfterMs: 1000,
+      cost: 5,
+      inFlightBefore: 5,
+    });
+    s = m.observe(s, refused);
+    expect(m.falsifiedAt(s)).toBe(1);
+    expect(s.cautious).toBe(true);
+  });
+
   it('answers that overtook each other do not drop entries', () => {
     // Send 2's answer (remaining 8) arrives before send 1's (remaining 9): nothing is back.
     let s = m.observe(

@@ -1,0 +1,76 @@
+/**
+ * A call's turn: a call that cannot go at once joins its key's {@link WaitingLine}; at the head it
+ * waits for the {@link Pacer} (woken early by every change), then takes its ticket — or, with a
+ * store, books its units in the shared quota and waits for them outside the line, queueing again
+ * when a gate closed meanwhile.
+ */
+import type { Clock } from '../core/clock.js';
+import { AbortError } from '../errors.js';
+import type { Costs } from './cost.js';
+import type { Pacer, Ticket } from './pacer.js';
+import { awaitBooking, bookShared } from './shared-booking.js';
+import type { SharedQuota } from './shared-quota.js';
+import type { Waiter, WaitingLine } from './waiting-line.js';
+
+/** What a turn uses of its key. */
+export interface TurnContext {
+  readonly pacer: Pacer;
+  readonly line: WaitingLine;
+  readonly shared: SharedQuota | undefined;
+  readonly clock: Clock;
+  /** Adds to the key's waited total. */
+  addWait(ms: number): void;
+}
+
+/** Waits for the turn of a call of `cost`, in `priority` order: its ticket. `waiter` may throw to give up. */
+export async function waitTurn(
+  key: TurnContext,
+  cost: Costs | number,
+  priority: number,
+  waiter: Waiter,
+): Promise<Ticket> {
+  const { pacer, line, clock } = key;
+  const signal = waiter.signal;
+  const giveBack = (ticket: Ticket) => {
+    pacer.cancel(ticket, clock.now());
+    line.notify();
+  };
+  line.enter();
+  try {
+    for (;;) {
+      const ticket = await line.join(() => atHead(key, cost, waiter), priority, signal);
+      if (ticket.dueInMs === 0) return ticket;
+      const started = clock.now();
+      try {
+        if (await awaitBooking(ticket, pacer, clock, waiter, signal, giveBack)) return ticket;
+      } finally {
+        key.addWait(clock.now() - started);
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted && !(error instanceof AbortError)) throw new AbortError(signal.reason);
+    throw error;
+  } finally {
+    line.leave();
+  }
+}
+
+/** At the head of the line: sleeps until the pacer lets the call go, then grants (or books) it. */
+async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): Promise<Ticket> {
+  const { pacer, line, shared, clock } = key;
+  const signal = waiter.signal;
+  for (;;) {
+    if (signal?.aborted) throw new AbortError(signal.reason);
+    const now = clock.now();
+    const delay = pacer.delay(cost, now);
+    if (delay.ms <= 0) {
+      if (!shared) return pacer.grant(cost, delay.probe, 0, now);
+      const booked = await bookShared(shared, pacer, cost, delay.probe, clock);
+      if (booked) return booked;
+      continue;
+    }
+    waiter.checkWait(delay);
+    await line.sleep(delay.ms, signal);
+    key.addWait(clock.now() - now);
+  }
+}
