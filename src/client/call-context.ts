@@ -29,6 +29,13 @@ export type CallerSignal = AbortSignal | LazySignal;
 
 const isLazy = (s: CallerSignal): s is LazySignal => typeof (s as LazySignal).signal === 'function';
 
+/** One attempt's signal: `done()` once its answer's head is in; `timedOut()` says whether its timeout fired. */
+export interface Attempt {
+  readonly signal: AbortSignal | undefined;
+  timedOut(): boolean;
+  done(): void;
+}
+
 /** The signal, deadline and facts of one call. */
 export class CallContext {
   readonly facts: CallFacts;
@@ -121,11 +128,7 @@ export class CallContext {
    * aborting it still cancels the body of the Response the call returned, as with plain `fetch`
    * (`AbortSignal.any` holds that link weakly: nothing is left registered on the caller's signal).
    */
-  attemptSignal(timeoutMs: number | undefined): {
-    signal: AbortSignal | undefined;
-    timedOut: () => boolean;
-    done: () => void;
-  } {
+  attemptSignal(timeoutMs: number | undefined): Attempt {
     if (timeoutMs === undefined && this.deadlineMs === undefined) {
       // A lazy caller's signal stays unmade: that face stops its own attempts when its caller aborts.
       const caller = this.#caller;

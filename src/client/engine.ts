@@ -14,7 +14,7 @@ import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../er
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
-import { CallContext, type CallerSignal } from './call-context.js';
+import { type Attempt, CallContext, type CallerSignal } from './call-context.js';
 import { type Costs, normalizeCost, settleLater } from './cost.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
@@ -38,6 +38,28 @@ export interface Transport<A extends RateLimitResponse> {
   discard(answer: A): void;
   /** The answer as a Fetch `Response`, for the errors that carry one. */
   response?(answer: A): Response | undefined;
+  /**
+   * Sends one attempt and reports its end to `attempt` as it happens, without a promise: a face
+   * that can hold an answer at its head (the undici interceptor) then learns at once whether to
+   * deliver it. Used for a call's first attempt when it may go at once; `send` for the others.
+   */
+  dispatch?(signal: AbortSignal | undefined, attempt: AttemptSink<A>): void;
+}
+
+/** Where a face reports the end of an attempt sent with {@link Transport.dispatch}. */
+export interface AttemptSink<A> {
+  /** The answer's head arrived: true when the face is to deliver it now (else the engine dropped it). */
+  answered(answer: A): boolean;
+  /** The attempt ended without an answer. */
+  failed(error: unknown): void;
+}
+
+/** Where {@link Engine.start} reports a call's end. */
+export interface CallSink<A> {
+  /** The answer to return, once retries (if any) are over. Not called for an answer `answered` already delivered. */
+  deliver(answer: A): void;
+  /** The call ended with an error. */
+  fail(error: unknown): void;
 }
 
 /** One call as a face hands it to the engine. */
@@ -140,15 +162,35 @@ export class Engine {
    */
   run<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): Promise<A> {
     try {
-      const resolved = this.options;
-      const { request } = spec;
-      const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
-      const lane = this.#laneFor(key, request);
-      return new EngineCall(resolved, this.#events, key, lane, spec, transport).run();
+      return this.#call(spec, transport).run();
     } catch (error) {
       // A throwing `key` or `cost` option rejects the call, as everything after it does.
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * Runs one call as {@link run} does, reporting its end to `sink`. With a transport that can
+   * `dispatch`, a first attempt that may go at once is decided on the answer's head, with no
+   * promise: the face delivers it at once when {@link AttemptSink.answered} says so.
+   */
+  start<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>, sink: CallSink<A>): void {
+    let call: EngineCall<A>;
+    try {
+      call = this.#call(spec, transport);
+    } catch (error) {
+      sink.fail(error);
+      return;
+    }
+    call.start(sink);
+  }
+
+  #call<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): EngineCall<A> {
+    const resolved = this.options;
+    const { request } = spec;
+    const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
+    const lane = this.#laneFor(key, request);
+    return new EngineCall(resolved, this.#events, key, lane, spec, transport);
   }
 }
 
@@ -164,7 +206,7 @@ interface Channels {
  * One call through the engine: its loop and its decisions, as methods of one object rather than
  * closures made per call (the engine's per-call cost is part of what S4 measures).
  */
-class EngineCall<A extends RateLimitResponse> implements Waiter {
+class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptSink<A> {
   readonly #resolved: ResolvedClientOptions;
   readonly #events: Channels;
   readonly #key: string;
@@ -176,6 +218,10 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
   readonly #idempotent: boolean;
   readonly #call: CallContext;
   readonly #facts: CallFacts;
+  /** The attempt sent with `dispatch`, and where the call's end goes (see {@link start}). */
+  #ticket: Ticket | null = null;
+  #attempt: Attempt | null = null;
+  #sink: CallSink<A> | null = null;
 
   constructor(
     resolved: ResolvedClientOptions,
@@ -287,9 +333,97 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
     this.#lane.addWait(clock.now() - started);
   }
 
-  async run(): Promise<A> {
-    const resolved = this.#resolved;
-    const { clock } = resolved;
+  /** Runs the call to its end. */
+  run(): Promise<A> {
+    this.#lane.budget.deposit();
+    return this.#loop(null, 0);
+  }
+
+  /**
+   * Runs the call to its end, reporting to `sink`: a first attempt that may go at once goes with
+   * the transport's `dispatch`, and its answer is decided when it arrives (see {@link answered}).
+   */
+  start(sink: CallSink<A>): void {
+    const lane = this.#lane;
+    lane.budget.deposit();
+    const dispatch = this.#transport.dispatch;
+    let granted: Ticket | Promise<Ticket> | null = null;
+    try {
+      if (dispatch) granted = lane.acquire(this.#cost, this.#spec.priority ?? 0, true, this);
+    } catch (error) {
+      this.#call.dispose();
+      sink.fail(error);
+      return;
+    }
+    if (!dispatch || granted === null || granted instanceof Promise) {
+      this.#loop(granted, 0).then(
+        (answer) => sink.deliver(answer),
+        (error: unknown) => sink.fail(error),
+      );
+      return;
+    }
+    this.#sink = sink;
+    this.#ticket = granted;
+    this.#facts.attempts++;
+    this.#attempt = this.#call.attemptSignal(this.#spec.timeoutMs ?? this.#opts.timeoutMs);
+    dispatch.call(this.#transport, this.#attempt.signal, this);
+  }
+
+  /** The dispatched attempt's answer ({@link AttemptSink}): true when it is the call's to return. */
+  answered(answer: A): boolean {
+    const sink = this.#sink as CallSink<A>;
+    (this.#attempt as Attempt).done();
+    let delay: number | null;
+    try {
+      delay = this.#afterAnswer(this.#ticket as Ticket, answer);
+    } catch (error) {
+      this.#call.dispose();
+      sink.fail(error);
+      return false;
+    }
+    if (delay === null) {
+      this.#call.dispose();
+      return true;
+    }
+    this.#continue(delay, sink);
+    return false;
+  }
+
+  /** The dispatched attempt ended without an answer ({@link AttemptSink}). */
+  failed(error: unknown): void {
+    const sink = this.#sink as CallSink<A>;
+    const attempt = this.#attempt as Attempt;
+    attempt.done();
+    let delay: number;
+    try {
+      delay = this.#afterFailure(this.#ticket as Ticket, attempt, error);
+    } catch (failure) {
+      this.#call.dispose();
+      sink.fail(failure);
+      return;
+    }
+    this.#continue(delay, sink);
+  }
+
+  /**
+   * Retries after `delay`, on the loop, reporting to `sink`. From a microtask: the face reported the
+   * answer from inside its transport's callback, which the next attempt is not sent from.
+   */
+  #continue(delay: number, sink: CallSink<A>): void {
+    Promise.resolve(delay)
+      .then((ms) => this.#loop(null, ms))
+      .then(
+        (answer) => sink.deliver(answer),
+        (error: unknown) => sink.fail(error),
+      );
+  }
+
+  /**
+   * The call's loop: a backoff of `delay` first, then attempts until one ends the call. `granted`
+   * is the first attempt's ticket when it was acquired already.
+   */
+  async #loop(granted: Ticket | Promise<Ticket> | null, delay: number): Promise<A> {
+    const { clock } = this.#resolved;
     const spec = this.#spec;
     const lane = this.#lane;
     const call = this.#call;
@@ -298,18 +432,19 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
     const cost = this.#cost;
     const timeoutMs = spec.timeoutMs ?? this.#opts.timeoutMs;
     const priority = spec.priority ?? 0;
-
-    lane.budget.deposit();
+    let next: Ticket | Promise<Ticket> | null = granted;
     try {
+      if (delay > 0) await this.#backOff(delay);
       for (;;) {
         // A call that may go now gets its ticket at once, without a promise.
-        const granted = lane.acquire(cost, priority, facts.attempts === 0, this);
+        next ??= lane.acquire(cost, priority, facts.attempts === 0, this);
         let ticket: Ticket;
-        if (granted instanceof Promise) {
+        if (next instanceof Promise) {
           const waitStart = clock.now();
-          ticket = await granted;
+          ticket = await next;
           facts.waitedMs += clock.now() - waitStart;
-        } else ticket = granted;
+        } else ticket = next;
+        next = null;
         facts.attempts++;
         const attempt = call.attemptSignal(timeoutMs);
         let answer: A | undefined;
@@ -321,54 +456,76 @@ class EngineCall<A extends RateLimitResponse> implements Waiter {
         } finally {
           attempt.done();
         }
-
-        if (answer === undefined) {
-          const aborted = call.signal?.aborted === true;
-          const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
-          lane.settle(ticket, verdict, null);
-          if (aborted) throw call.abortReason();
-          facts.statuses.push(null);
-          const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
-          const delay = this.#planRetry(verdict, null, undefined);
-          if (delay === null) throw error;
-          await this.#backOff(delay);
-          continue;
-        }
-
-        const signal = readRateLimit(answer, { receivedAt: clock.wallNow() });
-        const verdict = verdictOf({ kind: 'response', status: answer.status, signal });
-        facts.statuses.push(answer.status);
-        lane.settle(ticket, verdict, signal);
-        const rateLimited = this.#events.rateLimited;
-        if (verdict.kind === 'limited' && rateLimited.active) {
-          rateLimited.emit({
-            key: this.#key,
-            status: answer.status,
-            retryAfterMs: verdict.retryAfterMs,
-            signal,
-          });
-        }
-        let delay: number | null;
-        try {
-          delay = this.#planRetry(verdict, signal, answer);
-        } catch (error) {
-          transport.discard(answer);
-          throw error;
-        }
-        if (delay === null) {
-          if (resolved.settleCost && verdict.kind === 'answered') {
-            const response = this.#asResponse(answer);
-            if (response?.ok)
-              settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
-          }
-          return answer;
-        }
-        // Released before the backoff, so its connection is not held while the retry waits.
-        transport.discard(answer);
-        await this.#backOff(delay);
+        const retryIn =
+          answer === undefined
+            ? this.#afterFailure(ticket, attempt, failure)
+            : this.#afterAnswer(ticket, answer);
+        if (retryIn === null) return answer as A;
+        await this.#backOff(retryIn);
       }
     } finally {
       call.dispose();
     }
+  }
+
+  /**
+   * An attempt ended without an answer: the lane learns it; returns the delay before the retry, or
+   * throws the error the call ends with.
+   */
+  #afterFailure(ticket: Ticket, attempt: Attempt, failure: unknown): number {
+    const call = this.#call;
+    const facts = this.#facts;
+    const aborted = call.signal?.aborted === true;
+    const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
+    this.#lane.settle(ticket, verdict, null);
+    if (aborted) throw call.abortReason();
+    facts.statuses.push(null);
+    const timeoutMs = this.#spec.timeoutMs ?? this.#opts.timeoutMs;
+    const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
+    const delay = this.#planRetry(verdict, null, undefined);
+    if (delay === null) throw error;
+    return delay;
+  }
+
+  /**
+   * An answer arrived: the lane learns from it; returns `null` when it is the call's to return, else
+   * the delay before the retry (the answer is released). Throws (the answer released) when the call
+   * ends with an error.
+   */
+  #afterAnswer(ticket: Ticket, answer: A): number | null {
+    const resolved = this.#resolved;
+    const lane = this.#lane;
+    const transport = this.#transport;
+    const signal = readRateLimit(answer, { receivedAt: resolved.clock.wallNow() });
+    const verdict = verdictOf({ kind: 'response', status: answer.status, signal });
+    this.#facts.statuses.push(answer.status);
+    lane.settle(ticket, verdict, signal);
+    const rateLimited = this.#events.rateLimited;
+    if (verdict.kind === 'limited' && rateLimited.active) {
+      rateLimited.emit({
+        key: this.#key,
+        status: answer.status,
+        retryAfterMs: verdict.retryAfterMs,
+        signal,
+      });
+    }
+    let delay: number | null;
+    try {
+      delay = this.#planRetry(verdict, signal, answer);
+    } catch (error) {
+      transport.discard(answer);
+      throw error;
+    }
+    if (delay === null) {
+      if (resolved.settleCost && verdict.kind === 'answered') {
+        const response = this.#asResponse(answer);
+        if (response?.ok)
+          settleLater(resolved.settleCost, response, (costs) => lane.settleCost(ticket, costs));
+      }
+      return null;
+    }
+    // Released before the backoff, so its connection is not held while the retry waits.
+    transport.discard(answer);
+    return delay;
   }
 }

@@ -120,17 +120,6 @@ function statedRate(window: RateLimitPolicy, signal: RateLimitSignal): number | 
 
 const NO_POLICIES: readonly RateLimitPolicy[] = [];
 
-/** One answer (or failed attempt) as the pacer's models observe it, unit by unit. */
-interface Answer {
-  at: number;
-  ticket: Ticket;
-  /** Units in flight, per unit the ticket booked, before it was released. */
-  before: ReadonlyMap<string, number>;
-  outcome: Observation['outcome'];
-  retryAfterMs: number | null;
-  signal: RateLimitSignal | null;
-}
-
 /** A track, and the unit and name of the window it follows. */
 interface UnitTrack {
   unit: string;
@@ -167,6 +156,23 @@ export class Pacer {
   readonly #sent = new Map<string, number>();
   /** Scratch: units in flight per unit before the ticket being released was (see `#release`). */
   readonly #releasedFrom = new Map<string, number>();
+  /**
+   * Scratch: the observation each model is handed in turn, refilled per unit (see `#observe`). No
+   * model keeps it (nor a reference to it) past its `observe`: one object serves every answer.
+   */
+  readonly #seen: Observation = {
+    at: 0,
+    sentAt: 0,
+    mark: 0,
+    cost: 0,
+    inFlight: 0,
+    inFlightBefore: 0,
+    outcome: 'answered',
+    retryAfterMs: null,
+    statedPolicy: false,
+    window: null,
+    statedRate: null,
+  };
   readonly #learned = new LearnedCosts();
   #outageFailures = 0;
   #probing = false;
@@ -368,20 +374,18 @@ export class Pacer {
     // flight when no call is, and a model told otherwise would wait for an answer that never comes.
     if (this.#inFlight === 0) this.#inFlightUnits.clear();
     if (ticket.probe) this.#probing = false;
-    const outcome = verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed';
-    const answer: Answer = {
-      at: now,
-      ticket,
-      before,
-      outcome,
-      retryAfterMs: verdict.kind === 'limited' ? verdict.retryAfterMs : null,
-      signal,
-    };
+    const seen = this.#seen;
+    seen.at = now;
+    seen.sentAt = ticket.sentAt;
+    seen.outcome = verdict.kind === 'answered' || verdict.kind === 'limited' ? verdict.kind : 'failed';
+    seen.retryAfterMs = verdict.kind === 'limited' ? verdict.retryAfterMs : null;
+    seen.statedPolicy = signal?.dialect === 'ietf';
     const policies = signal ? signal.policies : NO_POLICIES;
     if (this.#configured) {
+      const window = signal ? pacingWindow(policies) : undefined;
       this.#configured = bucketModel.observe(
         this.#configured,
-        this.#observation(answer, REQUESTS, signal ? pacingWindow(policies) : undefined),
+        this.#observe(ticket, REQUESTS, window, signal),
       );
     }
     // The windows with counters (of every unit) each have a track.
@@ -394,17 +398,18 @@ export class Pacer {
         const track = newTrack(trackId(window), now, options);
         this.#tracks.push({ unit: window.unit, name: window.name, track });
       }
-      if (window.unit !== REQUESTS && outcome === 'answered') this.#learned.observe(window, ticket.mark, now);
+      if (window.unit !== REQUESTS && seen.outcome === 'answered')
+        this.#learned.observe(window, ticket.mark, now);
     }
-    // In place: the track entries are this pacer's own (a track's state itself stays immutable).
+    // In place: the track entries are this pacer's own, and so are their states.
     for (const entry of this.#tracks) {
       const window = policies.find(isWindowOf, entry);
-      entry.track = trackObserve(entry.track, this.#observation(answer, entry.unit, window));
+      entry.track = trackObserve(entry.track, this.#observe(ticket, entry.unit, window, signal));
     }
     if (this.#noCounters && counted === 0)
       this.#noCounters = noCountersModel.observe(
         this.#noCounters,
-        this.#observation(answer, REQUESTS, undefined),
+        this.#observe(ticket, REQUESTS, undefined, signal),
       );
     // Counted in calls: a window (any unit) left without room for this call — less than it cost
     // there — explains a refusal as the rate's, and in calls it has none left.
@@ -414,10 +419,11 @@ export class Pacer {
         exhausted = p.remaining === 0 ? p : { ...p, remaining: 0 };
         break;
       }
-    const calls = this.#observation(
-      answer,
+    const calls = this.#observe(
+      ticket,
       REQUESTS,
       exhausted ?? (signal ? pacingWindow(policies) : undefined),
+      signal,
     );
     calls.cost = 1;
     calls.inFlight = this.#inFlight;
@@ -425,23 +431,25 @@ export class Pacer {
     this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
   }
 
-  /** What a model of `unit` observes of `answer`, with `window` its window as the answer reported it. */
-  #observation(answer: Answer, unit: string, window: RateLimitPolicy | undefined): Observation {
-    const { ticket, signal } = answer;
-    return {
-      at: answer.at,
-      sentAt: ticket.sentAt,
-      // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
-      mark: ticket.marks[unit] ?? this.#sent.get(unit) ?? 0,
-      cost: ticket.costs[unit] ?? 0,
-      inFlight: this.#inFlightIn(unit),
-      inFlightBefore: answer.before.get(unit) ?? this.#inFlightIn(unit),
-      outcome: answer.outcome,
-      retryAfterMs: answer.retryAfterMs,
-      statedPolicy: signal?.dialect === 'ietf',
-      window: window ?? null,
-      statedRate: window && signal ? statedRate(window, signal) : null,
-    };
+  /**
+   * The scratch observation, as a model of `unit` sees the answer to `ticket` (its answer-wide
+   * fields set by `#release`), with `window` its window as the answer reported it.
+   */
+  #observe(
+    ticket: Ticket,
+    unit: string,
+    window: RateLimitPolicy | undefined,
+    signal: RateLimitSignal | null,
+  ): Observation {
+    const seen = this.#seen;
+    // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
+    seen.mark = ticket.marks[unit] ?? this.#sent.get(unit) ?? 0;
+    seen.cost = ticket.costs[unit] ?? 0;
+    seen.inFlight = this.#inFlightIn(unit);
+    seen.inFlightBefore = this.#releasedFrom.get(unit) ?? seen.inFlight;
+    seen.window = window ?? null;
+    seen.statedRate = window && signal ? statedRate(window, signal) : null;
+    return seen;
   }
 
   /** The cap on calls in flight learned from the server's refusals, or `null` (none learned). */

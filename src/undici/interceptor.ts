@@ -4,7 +4,8 @@
  * next dispatcher; its status and headers go to the engine, which says whether the answer is
  * delivered to the caller's handler or dropped for a retry. Modelled on undici's own retry
  * interceptor (`lib/handler/retry-handler.js`): the caller's handler sees one stable controller for
- * the whole call, and an answer's early chunks are held while the engine decides.
+ * the whole call. A first attempt's answer is decided on its head, within undici's callback, and
+ * forwarded at once; a retry's early chunks are held while the engine decides.
  *
  * Retries need the body again: none, a string or bytes is sent again; a stream or an iterable (what
  * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
@@ -13,7 +14,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { LazySignal } from '../client/call-context.js';
-import { Engine, type EngineEvents, type Transport } from '../client/engine.js';
+import {
+  type AttemptSink,
+  type CallSink,
+  Engine,
+  type EngineEvents,
+  type Transport,
+} from '../client/engine.js';
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
 import { invalid } from '../core/validate.js';
@@ -106,11 +113,12 @@ class CallController implements DispatchController {
 }
 
 /**
- * One call through the interceptor: the engine's loop, with `dispatch` as its transport. Its
- * caller's signal is made only when the engine waits ({@link LazySignal}): an abort reaches the
- * live attempt directly.
+ * One call through the interceptor: the engine's loop, with `dispatch` as its transport. A first
+ * attempt that may go at once is decided on its answer's head, which is then delivered at once;
+ * a retry's answer is held until the engine decides. Its caller's signal is made only when the
+ * engine waits ({@link LazySignal}): an abort reaches the live attempt directly.
  */
-class PacedCall implements Transport<HeldAnswer>, LazySignal {
+class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySignal {
   readonly #engine: Engine;
   readonly #dispatch: Dispatcher.Dispatch;
   readonly #opts: DispatchOptions;
@@ -159,39 +167,52 @@ class PacedCall implements Transport<HeldAnswer>, LazySignal {
       this.#fail(error);
       return;
     }
-    this.#engine
-      .run(
-        {
-          request,
-          origin,
-          replayable: isReplayableBody(this.#opts.body),
-          signal: this,
-        },
-        this,
-      )
-      .then(
-        (answer) => answer.attempt.deliver(answer),
-        (error: unknown) => this.#fail(error),
-      );
+    const spec = { request, origin, replayable: isReplayableBody(this.#opts.body), signal: this };
+    this.#engine.start(spec, this, this);
+  }
+
+  /** The answer the engine returns, after retries ({@link CallSink}). */
+  deliver(answer: HeldAnswer): void {
+    answer.attempt.deliver(answer);
   }
 
   /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
+  fail(error: unknown): void {
+    this.#fail(error);
+  }
+
   #fail(error: unknown): void {
     const reason = this.#controller.reason ?? (error instanceof Error ? error : new Error(String(error)));
     this.#handler.onResponseError?.(this.#controller, reason);
   }
 
+  /** The first attempt: its answer's head goes to the engine at once, and is delivered when it says so. */
+  dispatch(signal: AbortSignal | undefined, sink: AttemptSink<HeldAnswer>): void {
+    this.#attempt(signal, sink);
+  }
+
+  /** A retry: its answer is held until the engine decides. */
   send(signal: AbortSignal | undefined): Promise<HeldAnswer> {
     return new Promise((resolve, reject) => {
-      const attempt = new AttemptHandler(this.#handler, this.#controller, signal, resolve, reject);
-      this.#live = attempt;
-      if (this.#aborted) attempt.abort(this.#aborted);
-      try {
-        this.#dispatch(this.#opts, attempt);
-      } catch (error) {
-        reject(error);
-      }
+      this.#attempt(signal, {
+        answered: (answer) => {
+          resolve(answer);
+          return false;
+        },
+        failed: reject,
+      });
     });
+  }
+
+  #attempt(signal: AbortSignal | undefined, sink: AttemptSink<HeldAnswer>): void {
+    const attempt = new AttemptHandler(this.#handler, this.#controller, signal, sink);
+    this.#live = attempt;
+    if (this.#aborted) attempt.abort(this.#aborted);
+    try {
+      this.#dispatch(this.#opts, attempt);
+    } catch (error) {
+      attempt.dispatchFailed(error);
+    }
   }
 
   discard(answer: HeldAnswer): void {
@@ -199,13 +220,16 @@ class PacedCall implements Transport<HeldAnswer>, LazySignal {
   }
 }
 
-/** The handler of one attempt: resolves at the answer's head, then delivers or drops its body. */
+/**
+ * The handler of one attempt: reports the answer's head to its sink, which delivers it at once or
+ * holds it (its early chunks kept) until the engine delivers or drops it.
+ */
 class AttemptHandler implements DispatchHandler {
   readonly #downstream: DispatchHandler;
   readonly #call: CallController;
   readonly #signal: AbortSignal | undefined;
-  #resolve: ((answer: HeldAnswer) => void) | null;
-  readonly #reject: (error: unknown) => void;
+  /** Where the head (or the failure before it) goes; `null` once reported. */
+  #sink: AttemptSink<HeldAnswer> | null;
   #controller: DispatchController | null = null;
   /** `held` until the engine decides; then `delivered` (forwarded) or `dropped` (read and ignored). */
   #state: 'waiting' | 'held' | 'delivered' | 'dropped' = 'waiting';
@@ -221,14 +245,21 @@ class AttemptHandler implements DispatchHandler {
     downstream: DispatchHandler,
     call: CallController,
     signal: AbortSignal | undefined,
-    resolve: (answer: HeldAnswer) => void,
-    reject: (error: unknown) => void,
+    sink: AttemptSink<HeldAnswer>,
   ) {
     this.#downstream = downstream;
     this.#call = call;
     this.#signal = signal;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    this.#sink = sink;
+  }
+
+  /** The next dispatcher threw: the attempt failed before its head (if it was not reported yet). */
+  dispatchFailed(error: unknown): void {
+    const sink = this.#sink;
+    if (sink === null) return;
+    this.#sink = null;
+    this.#done();
+    sink.failed(error);
   }
 
   onRequestStart(controller: DispatchController, _context: unknown): void {
@@ -264,13 +295,14 @@ class AttemptHandler implements DispatchHandler {
     headers: IncomingHttpHeaders,
     statusMessage?: string,
   ): void {
-    const resolve = this.#resolve;
-    if (statusCode < 200 || resolve === null) return; // 1xx: informational, not an answer
-    this.#resolve = null;
-    // Not paused: the engine decides within microtasks (its waits come after a drop), and the
-    // chunks that arrive meanwhile are held, as few as one read of the socket.
+    const sink = this.#sink;
+    if (statusCode < 200 || sink === null) return; // 1xx: informational, not an answer
+    this.#sink = null;
+    // Not paused: the engine decides at once or within microtasks (its waits come after a drop),
+    // and the chunks that arrive meanwhile are held, as few as one read of the socket.
     this.#state = 'held';
-    resolve({ status: statusCode, headers, statusMessage, attempt: this });
+    const answer: HeldAnswer = { status: statusCode, headers, statusMessage, attempt: this };
+    if (sink.answered(answer)) this.deliver(answer);
   }
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
@@ -286,9 +318,10 @@ class AttemptHandler implements DispatchHandler {
 
   onResponseError(_controller: DispatchController, error: Error): void {
     this.#done();
-    if (this.#resolve !== null) {
-      this.#resolve = null;
-      this.#reject(error);
+    const sink = this.#sink;
+    if (sink !== null) {
+      this.#sink = null;
+      sink.failed(error);
     } else if (this.#state === 'delivered') this.#downstream.onResponseError?.(this.#call, error);
     else if (this.#state === 'held') this.#failed = error;
   }

@@ -1,7 +1,8 @@
 /**
  * The interceptor face against a scripted `node:http` server on loopback: bodies replayed only
- * when they can be, an answer's body delivered whole after the engine held it, the caller's abort
- * honoured during a pacing wait, and `installGlobal` undone exactly. Waits run on a manual clock.
+ * when they can be, an answer's body delivered whole (a first attempt's decided on its head, a
+ * retry's after the engine held it), a dropped connection retried, the caller's abort honoured
+ * during a pacing wait, and `installGlobal` undone exactly. Waits run on a manual clock.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -21,7 +22,7 @@ interface Seen {
 
 /** A server that answers the n-th request (0-based) with `script(n)`, and records what it saw. */
 async function scripted(
-  script: (n: number) => { status: number; headers?: Record<string, string>; body?: string },
+  script: (n: number) => { status: number; headers?: Record<string, string>; body?: string } | 'reset',
 ) {
   const seen: Seen[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -29,7 +30,9 @@ async function scripted(
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const n = seen.push({ method: req.method ?? '', body: Buffer.concat(chunks).toString() }) - 1;
     const answer = script(n);
-    res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+    // `reset`: the connection drops with no answer at all.
+    if (answer === 'reset') req.socket.destroy();
+    else res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -93,7 +96,7 @@ describe('headwayInterceptor', () => {
     expect(reasons).toEqual(['body-not-replayable']);
   });
 
-  it('delivers a body of many chunks whole, after holding its head', async () => {
+  it('delivers a body of many chunks whole, decided on its head', async () => {
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const big = 'x'.repeat(1 << 20);
     const server = await scripted(() => ({ status: 200, body: big }));
@@ -101,6 +104,38 @@ describe('headwayInterceptor', () => {
     const { dispatcher } = paced(clock);
     const response = await request(`${server.url}/big`, { dispatcher });
     expect((await response.body.text()).length).toBe(big.length);
+  });
+
+  it("delivers a retry's body of many chunks whole, after holding its head", async () => {
+    const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
+    const big = 'y'.repeat(1 << 20);
+    const server = await scripted((n) => (n === 0 ? refuseFirst(0) : { status: 200, body: big }));
+    cleanups.push(server.close);
+    const { dispatcher } = paced(clock);
+    const [result] = await runUntilSettled(
+      clock,
+      [request(`${server.url}/big`, { dispatcher }).then(async (r) => (await r.body.text()).length)],
+      100,
+    );
+    expect(result).toEqual({ status: 'fulfilled', value: big.length });
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('retries a first attempt that got no answer (the connection dropped), and delivers the retry', async () => {
+    const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
+    const server = await scripted((n) => (n === 0 ? 'reset' : { status: 200, body: 'ok' }));
+    cleanups.push(server.close);
+    const { dispatcher, interceptor } = paced(clock);
+    const retries: Array<number | null> = [];
+    interceptor.onRetry((e) => retries.push(e.status));
+    const [result] = await runUntilSettled(
+      clock,
+      [request(`${server.url}/get`, { dispatcher }).then(async (r) => [r.statusCode, await r.body.text()])],
+      100,
+    );
+    expect(result).toEqual({ status: 'fulfilled', value: [200, 'ok'] });
+    expect(server.seen).toHaveLength(2);
+    expect(retries).toEqual([null]);
   });
 
   it("the caller's abort ends a call waiting at a closed gate, and it is never sent", async () => {

@@ -23,6 +23,8 @@
  * (`remaining` floored: one unit of room less), less the units other sends in flight at either
  * reading could hide by reaching the server in another order; the span starts at whichever dry
  * reading leaves the least uncertain, so a trickle after a burst is judged on its own readings.
+ *
+ * `sent` and `observe` update the state in place (the {@link ServerModel} contract).
  */
 import { defaultBurst } from '../../core/limit.js';
 import type { RateLimitPolicy } from '../../signals/signal.js';
@@ -41,24 +43,24 @@ interface Reading {
 
 /** State of the bucket model. */
 export interface BucketModelState {
-  readonly rate: number | null;
-  readonly burst: number | null;
-  readonly source: Exclude<RateSource, 'window' | 'refusals'> | null;
-  readonly configuredRate: number | null;
-  readonly tokens: number | null;
-  readonly updatedAt: number;
+  rate: number | null;
+  burst: number | null;
+  source: Exclude<RateSource, 'window' | 'refusals'> | null;
+  configuredRate: number | null;
+  tokens: number | null;
+  updatedAt: number;
   /** No send before this (remaining 0 and nothing measured: the reset is the only statement). */
-  readonly holdUntil: number;
-  readonly syncedMark: number;
+  holdUntil: number;
+  syncedMark: number;
   /** Start of the span the rate estimate measures over. */
-  readonly anchor: Reading | null;
-  readonly maxRemainingSeen: number;
+  anchor: Reading | null;
+  maxRemainingSeen: number;
   /** Last send or answer: with nothing known and nothing in flight, the next probe waits from here. */
-  readonly lastActivity: number;
+  lastActivity: number;
   /** Last reading since which no refill was seen. */
-  readonly dryFrom: Reading | null;
+  dryFrom: Reading | null;
   /** When a dry span, or a refusal despite the cushion, last contradicted the model. */
-  readonly falsifiedAt: number | null;
+  falsifiedAt: number | null;
 }
 
 /** Tokens kept unused while the rate is learned, and when it is configured (the cushion). */
@@ -97,10 +99,10 @@ export function newBucket(
 
 /** The part of a bucket state that pacing arithmetic needs (shared with the no-counters model). */
 export interface Tokens {
-  readonly rate: number | null;
-  readonly burst: number | null;
-  readonly tokens: number | null;
-  readonly updatedAt: number;
+  rate: number | null;
+  burst: number | null;
+  tokens: number | null;
+  updatedAt: number;
 }
 
 /** Tokens at `now`: refilled at the rate, clamped to `burst − inFlight`, never below what was stored. */
@@ -112,10 +114,10 @@ export function tokensAt(s: Tokens, now: number, inFlight: number): number | nul
   return Math.max(s.tokens, Math.min(s.burst - inFlight, refilled));
 }
 
-/** The state with its tokens computed up to `now` (under the in-flight count until now). */
-export function stored<S extends Tokens>(s: S, now: number, inFlight: number): S {
-  const tokens = tokensAt(s, now, inFlight);
-  return { ...s, tokens, updatedAt: Math.max(s.updatedAt, now) };
+/** Stores the tokens computed up to `now` (under the in-flight count until now) in the state. */
+export function refill(s: Tokens, now: number, inFlight: number): void {
+  s.tokens = tokensAt(s, now, inFlight);
+  s.updatedAt = Math.max(s.updatedAt, now);
 }
 
 /**
@@ -142,22 +144,32 @@ export function tokenDelay(
   return Math.max(0, lastActivity + PROBE_INTERVAL_MS - now);
 }
 
-function learnPolicy(s: BucketModelState, rate: number | null): BucketModelState {
-  if (rate === null) return s;
-  if (s.configuredRate !== null) return rate < s.configuredRate ? { ...s, rate } : s;
-  return { ...s, rate, source: 'policy' };
+function learnPolicy(s: BucketModelState, rate: number | null): void {
+  if (rate === null) return;
+  if (s.configuredRate !== null) {
+    if (rate < s.configuredRate) s.rate = rate;
+    return;
+  }
+  s.rate = rate;
+  s.source = 'policy';
 }
 
 /** Follows dry spans: readings since `dryFrom` that show no refill although the rate says there was some. */
-function trackDryness(s: BucketModelState, reading: Reading): BucketModelState {
+function trackDryness(s: BucketModelState, reading: Reading): void {
   // The bucket's capacity as learned (a policy's quota may be a rate far above it, as an IETF `q` is).
   const limit = s.burst;
   const from = s.dryFrom;
   const full = limit !== null && reading.remaining >= limit - 1;
-  if (from === null || full) return { ...s, dryFrom: full ? null : reading };
-  if (reading.mark <= from.mark) return s;
+  if (from === null || full) {
+    s.dryFrom = full ? null : reading;
+    return;
+  }
+  if (reading.mark <= from.mark) return;
   const refilled = reading.remaining - from.remaining + (reading.mark - from.mark);
-  if (refilled >= 1 || s.rate === null) return { ...s, dryFrom: reading };
+  if (refilled >= 1 || s.rate === null) {
+    s.dryFrom = reading;
+    return;
+  }
   // A bucket cannot refill past its capacity: at most the room it had (`remaining` is floored: up
   // to one unit less), plus what was spent since, is owed. Sends in flight at either reading may
   // have reached the server in another order than they were sent: so many units of `refilled` are uncertain.
@@ -166,66 +178,71 @@ function trackDryness(s: BucketModelState, reading: Reading): BucketModelState {
   // sure to have passed between them (an answer can wait long in a busy client before it is read).
   const owed = Math.min(room, (s.rate * Math.max(0, reading.sentAt - from.at)) / 1000);
   const missing = owed - refilled - from.inFlight - reading.inFlight;
-  if (missing >= FALSIFIED_AT_UNITS) return { ...s, falsifiedAt: reading.at };
+  if (missing >= FALSIFIED_AT_UNITS) {
+    s.falsifiedAt = reading.at;
+    return;
+  }
   // Still dry: later readings are measured from whichever of the two makes any later span miss
   // more (fewer units in flight outweigh the refill owed since `from`), so a trickle after a burst
   // is judged on its own readings, not on the burst's uncertain ones.
   const gain = refilled + from.inFlight - reading.inFlight - (s.rate * (reading.at - from.at)) / 1000;
-  return gain > 0 ? { ...s, dryFrom: reading } : s;
+  if (gain > 0) s.dryFrom = reading;
 }
 
-function estimate(s: BucketModelState, reading: Reading, limit: number | null): BucketModelState {
+function estimate(s: BucketModelState, reading: Reading, limit: number | null): void {
   const anchor = s.anchor;
   const nearFull = limit !== null && reading.remaining >= limit - 1;
   // A full bucket hides refill (it was clamped): start measuring from here.
-  if (!anchor || nearFull) return { ...s, anchor: nearFull ? null : reading };
+  if (!anchor || nearFull) {
+    s.anchor = nearFull ? null : reading;
+    return;
+  }
   const span = reading.at - anchor.at;
   // Answers can overtake each other; only a reading newer than the anchor measures forward.
-  if (span < MIN_ESTIMATE_SPAN_MS || reading.mark <= anchor.mark) return s;
+  if (span < MIN_ESTIMATE_SPAN_MS || reading.mark <= anchor.mark) return;
   const refilled = reading.remaining - anchor.remaining + (reading.mark - anchor.mark);
-  if (refilled <= 0) return s;
-  return { ...s, rate: (refilled * 1000) / span, source: 'estimate' };
+  if (refilled <= 0) return;
+  s.rate = (refilled * 1000) / span;
+  s.source = 'estimate';
 }
 
-function sync(s0: BucketModelState, o: Observation, window: RateLimitPolicy): BucketModelState {
+function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): void {
   const remaining = window.remaining as number;
   const reading = { at: o.at, sentAt: o.sentAt, remaining, mark: o.mark, inFlight: o.inFlight };
-  let s = s0;
   if (s.source !== 'configured') {
     // A policy's quota can be far above the burst (a token bucket's q per w): the largest
     // `remaining` seen bounds the burst from below, the stated limit from above.
-    const maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
-    const seen = maxRemainingSeen + 1;
-    s = {
-      ...s,
-      maxRemainingSeen,
-      burst: Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen)),
-    };
+    s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
+    const seen = s.maxRemainingSeen + 1;
+    s.burst = Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen));
   }
   // In a unit whose costs are estimates (tokens: a prompt's length, a learned average), a few
   // percent off on many units looks like missing refill: there only a refusal is evidence.
-  if (window.unit === 'requests') s = trackDryness(s, reading);
+  if (window.unit === 'requests') trackDryness(s, reading);
   if (s.source === null || s.source === 'reset' || s.source === 'estimate')
-    s = estimate(s, reading, window.quota);
+    estimate(s, reading, window.quota);
   if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {
     const floor = ((window.quota - remaining) * 1000) / window.resetInMs;
-    if (floor > 0 && floor > (s.rate ?? 0)) s = { ...s, rate: floor, source: 'reset' };
+    if (floor > 0 && floor > (s.rate ?? 0)) {
+      s.rate = floor;
+      s.source = 'reset';
+    }
   }
-  if (o.mark <= s.syncedMark) return s;
+  if (o.mark <= s.syncedMark) return;
   const current = tokensAt(s, o.at, o.inFlight);
   // `remaining` is floored: the server holds up to one unit more. A configured bucket only corrects downwards.
-  const tokens =
+  s.tokens =
     s.source === 'configured' && current !== null
       ? Math.min(current, remaining + 1 - EPSILON - o.inFlight)
       : remaining - o.inFlight;
-  s = { ...s, syncedMark: o.mark, tokens, updatedAt: Math.max(s.updatedAt, o.at) };
+  s.syncedMark = o.mark;
+  s.updatedAt = Math.max(s.updatedAt, o.at);
   const measured = s.source !== null && s.source !== 'reset';
   if (remaining === 0 && o.outcome === 'answered' && !measured && window.resetInMs !== null) {
     // Nothing left and no rate measured: the reset is the only statement of when units come back
     // (a window may return nothing before it; the `reset` floor is an average, not a promise).
-    s = { ...s, holdUntil: Math.max(s.holdUntil, o.at + window.resetInMs) };
+    s.holdUntil = Math.max(s.holdUntil, o.at + window.resetInMs);
   }
-  return s;
 }
 
 /** The bucket model. */
@@ -236,22 +253,25 @@ export const bucketModel: ServerModel<BucketModelState> = {
     return tokenDelay(s, cost, cushion, now, inFlight, s.lastActivity);
   },
 
-  sent(s0, cost, now, _mark, inFlightBefore) {
-    const s = stored(s0, now, inFlightBefore);
-    return { ...s, tokens: s.tokens === null ? null : s.tokens - cost, lastActivity: now };
+  sent(s, cost, now, _mark, inFlightBefore) {
+    refill(s, now, inFlightBefore);
+    if (s.tokens !== null) s.tokens -= cost;
+    s.lastActivity = now;
+    return s;
   },
 
-  observe(s0, o) {
-    let s = { ...stored(s0, o.at, o.inFlightBefore), lastActivity: o.at };
+  observe(s, o) {
+    refill(s, o.at, o.inFlightBefore);
+    s.lastActivity = o.at;
     if (o.window) {
-      s = learnPolicy(s, o.statedRate);
-      if (o.window.remaining !== null) s = sync(s, o, o.window);
+      learnPolicy(s, o.statedRate);
+      if (o.window.remaining !== null) sync(s, o, o.window);
     }
     if (o.outcome === 'limited') {
       // A refusal ends the estimate's clean span. With counters it is evidence against the model:
       // the cushion keeps a bucket that is read right from ever refusing.
-      const counted = o.window?.remaining != null;
-      s = { ...s, anchor: null, falsifiedAt: counted ? o.at : s.falsifiedAt };
+      s.anchor = null;
+      if (o.window?.remaining != null) s.falsifiedAt = o.at;
     }
     return s;
   },

@@ -5,7 +5,8 @@
  * different hypotheses and are tracked apart (the window models pace the rate; this one only caps
  * the calls in flight).
  *
- * Semantics (pure, times in monotonic ms, `inFlight` = the key's calls in flight):
+ * Semantics (times in monotonic ms, `inFlight` = the key's calls in flight; `sent` and `observe`
+ * update the state in place):
  * - **Learn the cap only from refusals that come while others are in flight.** A refusal
  *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
  *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
@@ -57,35 +58,34 @@ const LOG_MAX = 4096;
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
   /** Most calls the server admits in flight at once, or `null` while no refusal has said. */
-  readonly cap: number | null;
+  cap: number | null;
   /** When the cap was last lowered (or raised by a probe); `-Infinity` before. */
-  readonly changedAt: number;
+  changedAt: number;
   /** The marks of the calls sent and not settled yet, in the order they left. */
-  readonly pending: readonly number[];
+  pending: number[];
   /** When each of `pending` left. */
-  readonly pendingAt: readonly number[];
+  pendingAt: number[];
   /**
-   * When the admitted calls left, in the order they were answered: an append-only log shared
-   * between states, of which this state reads `admittedFrom` to `admittedTo`.
+   * When the admitted calls left, in the order they were answered: a log of which the state reads
+   * `admittedFrom` to its end (older entries left the view, and are dropped in batches).
    */
-  readonly admitted: number[];
-  readonly admittedFrom: number;
-  readonly admittedTo: number;
+  admitted: number[];
+  admittedFrom: number;
   /** Most calls the server admits per `periodMs`, or `null` while no refusal has said. */
-  readonly perPeriod: number | null;
-  readonly periodMs: number;
+  perPeriod: number | null;
+  periodMs: number;
   /** When `perPeriod` last changed. */
-  readonly perPeriodAt: number;
+  perPeriodAt: number;
   /** When a refusal below the cap was last doubted; `-Infinity` before. */
-  readonly doubtedAt: number;
+  doubtedAt: number;
   /** Answers that came while the cap was in full use, since `changedAt` or a doubted refusal. */
-  readonly fullAnswers: number;
+  fullAnswers: number;
   /** Calls allowed in flight while reopening after a retry hint, or `null` when not reopening. */
-  readonly ramp: number | null;
+  ramp: number | null;
   /** The allowance at which reopening ends (calls in flight when the refusal came). */
-  readonly rampEnd: number;
+  rampEnd: number;
   /** When the refusal that started reopening came: only answers to calls sent since grow it. */
-  readonly rampFrom: number;
+  rampFrom: number;
 }
 
 /** A key about which nothing is known: no cap, not reopening. */
@@ -98,7 +98,6 @@ export function newConcurrency(): ConcurrencyModelState {
     pendingAt: [],
     admitted: [],
     admittedFrom: 0,
-    admittedTo: 0,
     perPeriod: null,
     periodMs: 1000,
     perPeriodAt: Number.NEGATIVE_INFINITY,
@@ -136,7 +135,7 @@ function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean
 /** Calls sent within `(from, to]` that were admitted, or are still in flight. */
 function sentWithin(s: ConcurrencyModelState, from: number, to: number): number {
   let n = 0;
-  for (let i = s.admittedFrom; i < s.admittedTo; i++) {
+  for (let i = s.admittedFrom; i < s.admitted.length; i++) {
     const at = s.admitted[i]!;
     if (at > from && at <= to) n++;
   }
@@ -148,80 +147,80 @@ function sentWithin(s: ConcurrencyModelState, from: number, to: number): number 
  * A refusal with a retry hint while the window states room left, that the cap does not explain:
  * the server admits at most what it admitted within one hint's length before it.
  */
-function learnPerPeriod(s: ConcurrencyModelState, o: Observation, cap: boolean): ConcurrencyModelState {
-  if (o.retryAfterMs === null || !((o.window?.remaining ?? 0) > 0) || cap) return s;
+function learnPerPeriod(s: ConcurrencyModelState, o: Observation, cap: boolean): void {
+  if (o.retryAfterMs === null || !((o.window?.remaining ?? 0) > 0) || cap) return;
   const periodMs = Math.min(MAX_PERIOD_MS, Math.max(1, o.retryAfterMs));
   // The refused call itself is pending: it left at `o.sentAt`, and counts nothing.
   const admitted = sentWithin(s, o.sentAt - periodMs, o.sentAt) - 1;
-  if (admitted <= sentBefore(s, o)) return s; // no more than were in flight: the cap's to explain
-  const perPeriod = Math.max(1, Math.min(s.perPeriod ?? Number.POSITIVE_INFINITY, admitted - 1));
-  return {
-    ...s,
-    perPeriod,
-    perPeriodAt: o.at,
-    periodMs: s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs),
-  };
+  if (admitted <= sentBefore(s, o)) return; // no more than were in flight: the cap's to explain
+  s.periodMs = s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs);
+  s.perPeriod = Math.max(1, Math.min(s.perPeriod ?? Number.POSITIVE_INFINITY, admitted - 1));
+  s.perPeriodAt = o.at;
 }
 
-function afterRefusal(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  const before = sentBefore(s0, o);
-  const cap = s0.cap === null ? before : Math.min(s0.cap, before);
+function afterRefusal(s: ConcurrencyModelState, o: Observation): void {
+  const before = sentBefore(s, o);
+  const cap = s.cap === null ? before : Math.min(s.cap, before);
   // The server admitted the cap at once for a whole round: a refusal below it is doubted (a
   // per-second limit refuses at full use too), and so are those of calls sent before it came;
   // one of a call sent later, before another such round, is believed.
-  const below = s0.cap !== null && before < s0.cap;
-  const proven = below && s0.fullAnswers >= (s0.cap as number);
-  const sameEpisode = below && o.sentAt < s0.doubtedAt;
-  const believed = isConcurrencyRefusal(s0, o) && !proven && !sameEpisode;
-  const s = learnPerPeriod(
-    believed
-      ? { ...s0, cap, changedAt: o.at, fullAnswers: 0 }
-      : proven && isConcurrencyRefusal(s0, o)
-        ? { ...s0, fullAnswers: 0, doubtedAt: o.at }
-        : s0,
-    o,
-    believed,
-  );
-  if (o.retryAfterMs === null) return s;
-  const rampEnd = Math.max(s.ramp === null ? 0 : s.rampEnd, o.inFlightBefore);
-  return { ...s, ramp: 1, rampEnd, rampFrom: o.at };
+  const below = s.cap !== null && before < s.cap;
+  const proven = below && s.fullAnswers >= (s.cap as number);
+  const sameEpisode = below && o.sentAt < s.doubtedAt;
+  const refusal = isConcurrencyRefusal(s, o);
+  const believed = refusal && !proven && !sameEpisode;
+  if (believed) {
+    s.cap = cap;
+    s.changedAt = o.at;
+    s.fullAnswers = 0;
+  } else if (proven && refusal) {
+    s.fullAnswers = 0;
+    s.doubtedAt = o.at;
+  }
+  learnPerPeriod(s, o, believed);
+  if (o.retryAfterMs === null) return;
+  s.rampEnd = Math.max(s.ramp === null ? 0 : s.rampEnd, o.inFlightBefore);
+  s.ramp = 1;
+  s.rampFrom = o.at;
 }
 
 /**
- * The log after an admitted call that left at `sentAt`, answered at `now`. Sends older than any
- * period the state asks about leave its view (answers come nearly in send order, so the scan stops
- * at the first one kept), the view holds at most {@link LOG_MAX}, and the log is copied only when
- * another state appended to it already or its dead prefix grew to the view's size: amortized O(1)
- * per answer.
+ * Logs an admitted call that left at `sentAt`, answered at `now`. Sends older than any period the
+ * state asks about leave its view (answers come nearly in send order, so the scan stops at the
+ * first one kept), the view holds at most {@link LOG_MAX}, and the entries that left it are
+ * dropped once they are as many as the view holds: amortized O(1) per answer.
  */
-function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): ConcurrencyModelState {
+function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): void {
   const keepFrom = now - (s.perPeriod === null ? MAX_PERIOD_MS : s.periodMs * (1 + PERIOD_SLACK));
-  let log = s.admitted;
+  const log = s.admitted;
   let from = s.admittedFrom;
-  while (from < s.admittedTo && log[from]! <= keepFrom) from++;
-  from = Math.max(from, s.admittedTo - LOG_MAX + 1);
-  if (s.admittedTo !== log.length || from >= LOG_MAX) {
-    log = log.slice(from, s.admittedTo);
+  while (from < log.length && log[from]! <= keepFrom) from++;
+  from = Math.max(from, log.length - LOG_MAX + 1);
+  if (from >= LOG_MAX) {
+    log.splice(0, from);
     from = 0;
   }
   log.push(sentAt);
-  return { ...s, admitted: log, admittedFrom: from, admittedTo: log.length };
+  s.admittedFrom = from;
 }
 
-function afterAnswer(s0: ConcurrencyModelState, o: Observation): ConcurrencyModelState {
-  let s = logAdmitted(s0, o.sentAt, o.at);
-  if (s.perPeriod !== null && o.at - s.perPeriodAt >= PROBE_AFTER_MS)
-    s = { ...s, perPeriod: s.perPeriod + 1, perPeriodAt: o.at };
+function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
+  logAdmitted(s, o.sentAt, o.at);
+  if (s.perPeriod !== null && o.at - s.perPeriodAt >= PROBE_AFTER_MS) {
+    s.perPeriod++;
+    s.perPeriodAt = o.at;
+  }
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
-    s =
-      ramp >= Math.min(s.rampEnd, s.cap ?? Number.POSITIVE_INFINITY) ? { ...s, ramp: null } : { ...s, ramp };
+    s.ramp = ramp >= Math.min(s.rampEnd, s.cap ?? Number.POSITIVE_INFINITY) ? null : ramp;
   }
-  if (s.cap === null || o.inFlightBefore < s.cap) return s;
+  if (s.cap === null || o.inFlightBefore < s.cap) return;
   const fullAnswers = s.fullAnswers + 1;
-  if (fullAnswers >= s.cap && o.at - s.changedAt >= PROBE_AFTER_MS)
-    return { ...s, cap: s.cap + 1, changedAt: o.at, fullAnswers: 0 };
-  return { ...s, fullAnswers };
+  if (fullAnswers >= s.cap && o.at - s.changedAt >= PROBE_AFTER_MS) {
+    s.cap++;
+    s.changedAt = o.at;
+    s.fullAnswers = 0;
+  } else s.fullAnswers = fullAnswers;
 }
 
 /**
@@ -237,7 +236,7 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
     const periodMs = s.periodMs * (1 + PERIOD_SLACK);
     const from = now - periodMs;
     const within: number[] = [];
-    for (let i = s.admittedFrom; i < s.admittedTo; i++)
+    for (let i = s.admittedFrom; i < s.admitted.length; i++)
       if (s.admitted[i]! > from) within.push(s.admitted[i]!);
     for (const at of s.pendingAt) if (at > from) within.push(at);
     const over = within.length + cost - s.perPeriod;
@@ -247,19 +246,20 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
   },
 
   sent(s, _cost, now, mark) {
-    return { ...s, pending: [...s.pending, mark], pendingAt: [...s.pendingAt, now] };
+    s.pending.push(mark);
+    s.pendingAt.push(now);
+    return s;
   },
 
-  observe(s0, o) {
-    const s =
-      o.outcome === 'limited' ? afterRefusal(s0, o) : o.outcome === 'answered' ? afterAnswer(s0, o) : s0;
+  observe(s, o) {
+    if (o.outcome === 'limited') afterRefusal(s, o);
+    else if (o.outcome === 'answered') afterAnswer(s, o);
     const i = s.pending.indexOf(o.mark);
-    if (i < 0) return s;
-    return {
-      ...s,
-      pending: s.pending.filter((_, j) => j !== i),
-      pendingAt: s.pendingAt.filter((_, j) => j !== i),
-    };
+    if (i >= 0) {
+      s.pending.splice(i, 1);
+      s.pendingAt.splice(i, 1);
+    }
+    return s;
   },
 
   /** `burst`: the calls allowed in flight now (`null`: no cap); `tokens`: the places free. */

@@ -42,10 +42,10 @@ const COUNTER_MODELS = [
   register(windowModel, (_now, options) => newWindow(options.spread, options.maxRate ?? null)),
 ] as const;
 
-/** One window the server reports, under every hypothesis at once. */
+/** One window the server reports, under every hypothesis at once (each state updated in place). */
 export interface Track {
   readonly id: string;
-  readonly states: readonly unknown[];
+  readonly states: unknown[];
 }
 
 /** A new track for the window `id`. */
@@ -74,7 +74,7 @@ export function trackDelay(track: Track, cost: number, now: number, inFlight: nu
   return COUNTER_MODELS[i]!.model.delay(track.states[i], cost, now, inFlight);
 }
 
-/** The track after a send. */
+/** The track after a send (updated in place, and returned). */
 export function trackSent(
   track: Track,
   cost: number,
@@ -82,18 +82,18 @@ export function trackSent(
   mark: number,
   inFlightBefore: number,
 ): Track {
-  return {
-    id: track.id,
-    states: track.states.map((s, i) => COUNTER_MODELS[i]!.model.sent(s, cost, now, mark, inFlightBefore)),
-  };
+  const { states } = track;
+  for (let i = 0; i < states.length; i++)
+    states[i] = COUNTER_MODELS[i]!.model.sent(states[i], cost, now, mark, inFlightBefore);
+  return track;
 }
 
-/** The track after an answer. */
+/** The track after an answer (updated in place, and returned). */
 export function trackObserve(track: Track, observation: Observation): Track {
-  return {
-    id: track.id,
-    states: track.states.map((s, i) => COUNTER_MODELS[i]!.model.observe(s, observation)),
-  };
+  const { states } = track;
+  for (let i = 0; i < states.length; i++)
+    states[i] = COUNTER_MODELS[i]!.model.observe(states[i], observation);
+  return track;
 }
 
 /** What the governing model knows. */

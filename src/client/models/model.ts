@@ -47,15 +47,17 @@ export interface Observation {
 }
 
 /**
- * A server model: pure functions over an immutable state `S` (a model may keep an append-only
- * log inside its state, as long as an old state never reads entries appended after it).
+ * A server model: functions over a state `S` that `sent` and `observe` update in place and return
+ * (the steady answer of a busy key changes a few numbers: building a new state per answer per
+ * window cost more than the pacing itself). A caller keeps only the state returned, as the pacer
+ * does; `delay`, `snapshot` and `falsifiedAt` never change it.
  */
 export interface ServerModel<S> {
   /** ms from `now` until `cost` more units may go: 0 = now, `Infinity` = only an answer can tell. */
   delay(state: S, cost: number, now: number, inFlight: number): number;
-  /** The state after `cost` units were sent at `now` (`mark`: cumulative units after this send). */
+  /** The state after `cost` units were sent at `now` (`mark`: cumulative units after this send), updated in place. */
   sent(state: S, cost: number, now: number, mark: number, inFlightBefore: number): S;
-  /** The state after an answer (or a failed attempt). */
+  /** The state after an answer (or a failed attempt), updated in place. */
   observe(state: S, observation: Observation): S;
   /** What the model knows at `now`. */
   snapshot(state: S, now: number, inFlight: number): ModelSnapshot;

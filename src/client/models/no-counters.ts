@@ -44,7 +44,7 @@
  *   their lower one) and stays there: one more refusal costs a whole `Retry-After`, far more than
  *   pacing a few percent slow.
  */
-import { stored, type Tokens, tokenDelay, tokensAt } from './bucket.js';
+import { refill, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
 
 /** An admitted send: when it left, when its answer came, and its units. */
@@ -56,44 +56,45 @@ interface Admitted {
 
 /** One episode: its admitted sends (by send time) and its latest refused send. */
 export interface Episode {
-  readonly admitted: readonly Admitted[];
+  /** Appended to as its answers come (in place, like the rest of the state). */
+  readonly admitted: Admitted[];
   /**
    * When the latest refused send of it left (the bucket was empty at each: the latest makes the
    * longest span since the episode's start); `null` while none was refused.
    */
-  readonly refusedAt: number | null;
+  refusedAt: number | null;
 }
 
 /** State of the no-counters model. */
 export interface NoCountersModelState extends Tokens {
   /** Cumulative units sent (the mark of the newest send). */
-  readonly sentMark: number;
-  readonly lastActivity: number;
+  sentMark: number;
+  lastActivity: number;
   /** `blind` until the first refusal; `probe` after a refusal until a probe is admitted. */
-  readonly phase: 'blind' | 'probe' | 'paced';
+  phase: 'blind' | 'probe' | 'paced';
   /** Consistent rates (units/s): `rateHigh` is `Infinity` while unbounded. */
-  readonly rateLow: number;
-  readonly rateHigh: number;
+  rateLow: number;
+  rateHigh: number;
   /** Pace at the start of the paced phase, and when it started. */
-  readonly paceBase: number;
-  readonly paceFrom: number;
+  paceBase: number;
+  paceFrom: number;
   /** Sends marked after this belong to {@link current}. */
-  readonly episodeMark: number;
+  episodeMark: number;
   /** Ended episodes, oldest first (at most {@link MAX_EPISODES}). */
-  readonly episodes: readonly Episode[];
+  episodes: readonly Episode[];
   /** The running episode, or the last one while its probe has not gone. */
-  readonly current: Episode;
+  current: Episode;
   /** When the first send left, and units admitted since. */
-  readonly firstSentAt: number | null;
-  readonly admittedUnits: number;
+  firstSentAt: number | null;
+  admittedUnits: number;
   /** When the last refusal episode began, and its `Retry-After` (at least 1 s). */
-  readonly refusalAt: number;
-  readonly periodMs: number;
+  refusalAt: number;
+  periodMs: number;
   /** The probe's mark while it is out. */
-  readonly probeMark: number | null;
+  probeMark: number | null;
   /** Probes refused in a row, and the model's own hold after the last one. */
-  readonly refusedProbes: number;
-  readonly holdUntil: number;
+  refusedProbes: number;
+  holdUntil: number;
 }
 
 /** The pace doubles this often while the rate is unbounded. */
@@ -122,7 +123,8 @@ const GRID_STEPS = 120;
 /** The fine grid looks this many times below the coarse grid's lowest consistent rate. */
 const FINE_SPAN = 16;
 
-const EMPTY: Episode = { admitted: [], refusedAt: null };
+/** An episode with nothing in it yet. */
+const newEpisode = (): Episode => ({ admitted: [], refusedAt: null });
 
 /** A fresh no-counters model: unpaced until the first refusal. */
 export function newNoCounters(now: number): NoCountersModelState {
@@ -140,7 +142,7 @@ export function newNoCounters(now: number): NoCountersModelState {
     paceFrom: now,
     episodeMark: 0,
     episodes: [],
-    current: EMPTY,
+    current: newEpisode(),
     firstSentAt: null,
     admittedUnits: 0,
     refusalAt: now,
@@ -324,46 +326,52 @@ export function refuse(
   const periodMs = Math.max(1000, hintMs ?? 0);
   if (mark === s.probeMark) {
     // The server still refuses after its own hint: hold longer each time, never hammer it.
-    const refusedProbes = s.refusedProbes + 1;
-    const factor = Math.min(MAX_HOLD_FACTOR, 2 ** refusedProbes);
-    return { ...s, probeMark: null, refusedProbes, holdUntil: now + periodMs * factor };
+    s.refusedProbes++;
+    s.probeMark = null;
+    s.holdUntil = now + periodMs * Math.min(MAX_HOLD_FACTOR, 2 ** s.refusedProbes);
+    return s;
   }
   if (mark <= s.episodeMark) return s; // a refusal of an episode already learned from
-  const refusedAt = Math.max(s.current.refusedAt ?? sentAt, sentAt);
-  const current = { ...s.current, refusedAt };
-  if (s.phase === 'probe') return { ...s, current }; // one more refusal of the same episode
-  return { ...s, current, phase: 'probe', refusalAt: now, periodMs, tokens: 0, updatedAt: now };
+  s.current.refusedAt = Math.max(s.current.refusedAt ?? sentAt, sentAt);
+  if (s.phase === 'probe') return s; // one more refusal of the same episode
+  s.phase = 'probe';
+  s.refusalAt = now;
+  s.periodMs = periodMs;
+  s.tokens = 0;
+  s.updatedAt = now;
+  return s;
 }
 
 /** An admitted answer to the send marked `mark` (sent at `sentAt`, `cost` units), at `now`. */
 export function admit(
-  s0: NoCountersModelState,
+  s: NoCountersModelState,
   mark: number,
   sentAt: number,
   cost: number,
   now: number,
 ): NoCountersModelState {
-  if (mark <= s0.episodeMark) return s0;
-  const admitted = [...s0.current.admitted];
+  if (mark <= s.episodeMark) return s;
+  // In send order: answers come nearly in it, so the send usually goes last.
+  const { admitted } = s.current;
   let i = admitted.length;
   while (i > 0 && admitted[i - 1]!.at > sentAt) i--;
-  admitted.splice(i, 0, { at: sentAt, answeredAt: now, cost });
-  if (admitted.length > MAX_ADMITTED) admitted.splice(0, admitted.length - MAX_ADMITTED);
-  const s = { ...s0, current: { ...s0.current, admitted }, admittedUnits: s0.admittedUnits + cost };
+  const send = { at: sentAt, answeredAt: now, cost };
+  if (i === admitted.length) admitted.push(send);
+  else admitted.splice(i, 0, send);
+  if (admitted.length > MAX_ADMITTED) admitted.shift();
+  s.admittedUnits += cost;
   if (s.phase === 'probe' && mark === s.probeMark) {
     // The key is open again: the burst at once (less the probe), then the pace from here.
-    return {
-      ...s,
-      phase: 'paced',
-      probeMark: null,
-      refusedProbes: 0,
-      tokens: Math.max(0, (s.burst ?? 1) - cost),
-      updatedAt: now,
-      paceFrom: now,
-      rate: s.paceBase,
-    };
+    s.phase = 'paced';
+    s.probeMark = null;
+    s.refusedProbes = 0;
+    s.tokens = Math.max(0, (s.burst ?? 1) - cost);
+    s.updatedAt = now;
+    s.paceFrom = now;
+    s.rate = s.paceBase;
+    return s;
   }
-  if (s.phase === 'paced') return { ...s, rate: paceAt(s, now) };
+  if (s.phase === 'paced') s.rate = paceAt(s, now);
   return s;
 }
 
@@ -379,26 +387,33 @@ export const noCountersModel: ServerModel<NoCountersModelState> = {
     return tokenDelay(s, cost, 0, now, inFlight, s.lastActivity);
   },
 
-  sent(s0, cost, now, mark, inFlightBefore) {
-    let s = { ...stored(s0, now, inFlightBefore), sentMark: mark, lastActivity: now };
-    if (s.firstSentAt === null) s = { ...s, firstSentAt: now };
+  sent(s, cost, now, mark, inFlightBefore) {
+    refill(s, now, inFlightBefore);
+    s.sentMark = mark;
+    s.lastActivity = now;
+    s.firstSentAt ??= now;
     if (s.phase === 'probe' && s.probeMark === null) {
       // The probe opens a new episode: the last one is final now (everything of it was answered).
-      const episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
-      const ended = { ...s, probeMark: mark, episodeMark: mark - cost, episodes, current: EMPTY };
-      const learned = learn(ended);
-      return { ...ended, ...learned, rate: learned.paceBase };
+      s.episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
+      s.current = newEpisode();
+      s.probeMark = mark;
+      s.episodeMark = mark - cost;
+      Object.assign(s, learn(s));
+      s.rate = s.paceBase;
+      return s;
     }
-    if (s.phase !== 'paced' || s.tokens === null) return s;
-    return { ...s, tokens: s.tokens - cost };
+    if (s.phase === 'paced' && s.tokens !== null) s.tokens -= cost;
+    return s;
   },
 
-  observe(s0, o) {
-    const s = { ...stored(s0, o.at, o.inFlightBefore), lastActivity: o.at };
+  observe(s, o) {
+    refill(s, o.at, o.inFlightBefore);
+    s.lastActivity = o.at;
     if (o.outcome === 'limited') return refuse(s, o.mark, o.sentAt, o.retryAfterMs, o.at);
     if (o.outcome === 'answered') return admit(s, o.mark, o.sentAt, o.cost, o.at);
     // A failed probe (an outage, an abort) frees the key for the next one.
-    return o.mark === s.probeMark ? { ...s, probeMark: null } : s;
+    if (o.mark === s.probeMark) s.probeMark = null;
+    return s;
   },
 
   snapshot(s, now, inFlight) {

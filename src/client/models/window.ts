@@ -35,6 +35,9 @@
  * units back before a sliding log could give them back while the server still counts many (a
  * count that creeps back) rule it out. One unit is not enough: a send counted in one fixed window
  * and answered in the next is back "early" too.
+ *
+ * `sent` and `observe` update the state in place (the {@link ServerModel} contract); its ledger
+ * is a value that each update replaces.
  */
 import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 import {
@@ -54,37 +57,37 @@ import {
 /** State of the window model. */
 export interface WindowModelState {
   /** Units per window: the stated limit, or the most ever seen left plus one. `null` until a reading. */
-  readonly limit: number | null;
+  limit: number | null;
   /** Window length, from the stated rate; `null` when unknown (units then wait for the reset). */
-  readonly windowMs: number | null;
+  windowMs: number | null;
   /** A refusal the ledger did not foresee: from then on, the longest window the statements allow is used. */
-  readonly cautious: boolean;
+  cautious: boolean;
   /** When the server last counted what the model cannot explain (an unforeseen refusal, units not back). */
-  readonly falsifiedAt: number | null;
+  falsifiedAt: number | null;
   /** Answered units still counted, ascending by when they are back ({@link Ledger}). */
-  readonly ledger: Ledger;
+  ledger: Ledger;
   /** Units counted by the server that are neither in the ledger nor in flight, and when they are back. */
-  readonly foreign: number;
-  readonly foreignBackAt: number;
-  readonly syncedMark: number;
-  readonly maxRemainingSeen: number;
+  foreign: number;
+  foreignBackAt: number;
+  syncedMark: number;
+  maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
-  readonly spread: boolean;
+  spread: boolean;
   /** A configured rate (units/s) that bounds each window's spending from above, or `null`. */
-  readonly maxRate: number | null;
+  maxRate: number | null;
   /** The last send, for the spacing of `spread`. */
-  readonly lastSentAt: number;
+  lastSentAt: number;
   /**
    * A reading has shown units back when the ledger said they would be — just those (a sliding log),
    * or all at once (a fixed window) — so its returns can be spent at once.
    */
-  readonly confirmed: boolean;
+  confirmed: boolean;
   /**
    * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
    * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
    * can match the ledger's returns for a unit or two, not for a quarter of a window.
    */
-  readonly agreed: number;
+  agreed: number;
 }
 
 /** Slots per window that the ledger's entries are grouped in (1 ms slots when the window is unknown). */
@@ -128,13 +131,13 @@ function windowLength(cautious: boolean, limit: number, o: Observation): number 
   return stated === null ? derived : Math.min(stated, derived);
 }
 
-function sync(s0: WindowModelState, o: Observation, remaining: number): WindowModelState {
+function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const window = o.window!;
-  const maxRemainingSeen = Math.max(s0.maxRemainingSeen, remaining);
+  s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
-  const limit = o.statedPolicy ? maxRemainingSeen + 1 : Math.max(window.quota ?? 0, maxRemainingSeen + 1);
-  const windowMs = windowLength(s0.cautious, limit, o);
-  const s: WindowModelState = { ...s0, limit, maxRemainingSeen, windowMs };
+  const limit = o.statedPolicy ? s.maxRemainingSeen + 1 : Math.max(window.quota ?? 0, s.maxRemainingSeen + 1);
+  s.limit = limit;
+  s.windowMs = windowLength(s.cautious, limit, o);
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
@@ -149,7 +152,10 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   const due = dropDue(all, o.at);
   const { returned, justDue } = due;
   let ledger = due.ledger;
-  if (o.mark <= s.syncedMark) return { ...s, ledger };
+  if (o.mark <= s.syncedMark) {
+    s.ledger = ledger;
+    return;
+  }
   // The server counted this send and what reached it before: the sends made before it (in the
   // ledger, or still in flight) and perhaps some made after it that were answered first.
   const serverCount = limit - remaining;
@@ -188,17 +194,15 @@ function sync(s0: WindowModelState, o: Observation, remaining: number): WindowMo
   // held) is a count that creeps back, as surely as early returns are.
   const creepsBack = creeping || (failedTest && (s.foreignBackAt <= o.at || s.foreign <= 1));
   const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
-  return {
-    ...s,
-    ledger,
-    foreign,
-    foreignBackAt,
-    syncedMark: o.mark,
-    agreed,
-    confirmed: s.confirmed || (agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4))),
-    // No window creeps back: that rules the model out for good (it never again governs before another).
-    falsifiedAt: creepsBack ? Number.POSITIVE_INFINITY : unexplained ? o.at : s.falsifiedAt,
-  };
+  s.ledger = ledger;
+  s.foreign = foreign;
+  s.foreignBackAt = foreignBackAt;
+  s.syncedMark = o.mark;
+  s.agreed = agreed;
+  s.confirmed ||= agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4));
+  // No window creeps back: that rules the model out for good (it never again governs before another).
+  if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
+  else if (unexplained) s.falsifiedAt = o.at;
 }
 
 /**
@@ -245,11 +249,11 @@ export const windowModel: ServerModel<WindowModelState> = {
   },
 
   sent(s, _cost, now) {
-    return s.spread ? { ...s, lastSentAt: now } : s;
+    if (s.spread) s.lastSentAt = now;
+    return s;
   },
 
-  observe(s0, o) {
-    let s = s0;
+  observe(s, o) {
     // The refused send is among `inFlightBefore`: the ledger foresaw room for it if that fits the limit.
     // A refusal that states room left in this window for the call is another limit's (GitHub's
     // secondary limits).
@@ -260,10 +264,12 @@ export const windowModel: ServerModel<WindowModelState> = {
       s.limit !== null &&
       countedAt(s, o.at, o.inFlightBefore) <= s.limit
     ) {
-      s = { ...s, cautious: true, falsifiedAt: o.at };
+      s.cautious = true;
+      s.falsifiedAt = o.at;
     }
     const remaining = o.window?.remaining ?? null;
-    return remaining === null ? s : sync(s, o, remaining);
+    if (remaining !== null) sync(s, o, remaining);
+    return s;
   },
 
   snapshot(s, now, inFlight): ModelSnapshot {
