@@ -15,6 +15,7 @@ import { allClients, type ClientSpec } from './lib/clients.js';
 import { type RunResult, runClient, warmUp } from './lib/http-run.js';
 import type { Report } from './lib/report.js';
 import { fixed, int, median, pct, rotate } from './lib/stats.js';
+import { learningTargets } from './lib/targets.js';
 
 export const dialects: readonly HeaderDialect[] = ['ietf', 'draft-7', 'draft-6', 'x-ratelimit', 'none'];
 
@@ -137,9 +138,17 @@ export async function runS1(report: Report, name: 'S1' | 'S1b', o: S1Options): P
     if (!s.cell.spec.headway) continue;
     const configured = s.cell.spec.id === 'headway-configured';
     const hasLimitHeader = s.cell.dialect !== 'none';
-    // Configured: issue #12 keeps today's figures (S1 ≤ 1.01×, S1b ≤ 1.02×).
-    const maxRatio = configured ? (name === 'S1' ? 1.01 : 1.02) : hasLimitHeader ? 1.05 : 1.3;
-    const max429 = configured ? 0 : hasLimitHeader ? S1_BURST : 0.05 * o.n;
+    // Configured: issue #12 keeps today's figures (S1 ≤ 1.01×, S1b ≤ 1.02×). `Retry-After` only:
+    // issue #12's 1.45× (an older 1.3× was below the ≈ 1.37× floor in README Limits).
+    const t = learningTargets;
+    const maxRatio = configured
+      ? name === 'S1'
+        ? 1.01
+        : 1.02
+      : hasLimitHeader
+        ? t.learnedRatio
+        : t.retryAfterRatio;
+    const max429 = configured ? 0 : hasLimitHeader ? S1_BURST : t.retryAfterRefusedShare * o.n;
     const target = `≤ ${maxRatio}× min, ≤ ${configured ? 0 : hasLimitHeader ? `${S1_BURST} (burst)` : '5 %'} 429s, 0 failed`;
     const misses: string[] = [];
     if (!(s.ratio <= maxRatio)) misses.push(`wall ${fixed(s.ratio, 3)}×`);

@@ -25,18 +25,7 @@ import {
   twoWindowKind,
 } from './lib/server-kinds.js';
 import { fixed, int, median, pct, rotate, sleep } from './lib/stats.js';
-
-/** The targets of issue #12 for S6, written once. */
-export const s6Targets = {
-  /** Unconfigured, against a server that states counters: wall ≤ this × its minimum. */
-  learnedRatio: 1.05,
-  /** Unconfigured, against a server that sends only `Retry-After`. */
-  retryAfterRatio: 1.45,
-  /** …and at most this share of the calls refused. */
-  retryAfterRefusedShare: 0.05,
-  /** Configured as a bucket, against a window server that states its counters. */
-  configuredWindowRatio: 1.1,
-} as const;
+import { learningTargets } from './lib/targets.js';
 
 const algorithms: readonly AlgorithmName[] = [
   'token-bucket',
@@ -250,7 +239,7 @@ export async function runS6(
     });
   };
 
-  const t = s6Targets;
+  const t = learningTargets;
   for (const kind of kinds) {
     const learned = find(kind, headwayLearning.id);
     const configured = find(kind, headwayConfigured.id);
