@@ -172,28 +172,37 @@ describe('redisStore batching', () => {
   });
 });
 
+/**
+ * A Redis of its own (commandstats are server-wide, so only the test's commands are counted), a
+ * token-bucket store on it (50 per minute) with its script loaded and the stats reset, and
+ * `calls()`: how many times each command has run since.
+ */
+async function ownRedis(prefix: string) {
+  const own = await startRedisServer();
+  const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
+  onTestFinished(async () => {
+    mine.disconnect();
+    await own.stop();
+  });
+  await mine.connect();
+  const store = redisStore({ client: mine, prefix });
+  const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
+  await store.take('warm', limit, 1); // loads the script
+  await mine.config('RESETSTAT');
+  const calls = async () => {
+    const stats = await mine.info('commandstats');
+    return (name: string) => Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+  };
+  return { mine, store, limit, calls };
+}
+
 describe('redisStore batch script on Redis', () => {
   it('reads TIME once and reads and writes a shared key once per batch (two batches of 32); the decisions and the expiry are those of one by one', async () => {
-    // commandstats are server-wide: a Redis of its own, so only this test's commands are counted.
-    const own = await startRedisServer();
-    const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
-    onTestFinished(async () => {
-      mine.disconnect();
-      await own.stop();
-    });
-    await mine.connect();
-    const store = redisStore({ client: mine, prefix: 'wb' });
-    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
-    await store.take('warm', limit, 1); // loads the script
-    await mine.config('RESETSTAT');
+    const { mine, store, limit, calls } = await ownRedis('wb');
     const decisions = await Promise.all(Array.from({ length: 64 }, () => store.take('hot', limit, 1)));
-    const stats = await mine.info('commandstats');
-    const calls = (name: string) =>
-      Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
+    const count = await calls();
     // Nothing in flight: the 64 go out as two batches of 32, each reading and writing the key once.
-    expect([calls('evalsha'), calls('time'), calls('mget'), calls('set'), calls('get')]).toEqual([
-      2, 2, 2, 2, 0,
-    ]);
+    expect(['evalsha', 'time', 'mget', 'set', 'get'].map(count)).toEqual([2, 2, 2, 2, 0]);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.map((d) => d.remaining).slice(0, 50)).toEqual(
       Array.from({ length: 50 }, (_, i) => 49 - i),
@@ -209,23 +218,11 @@ describe('redisStore batch script on Redis', () => {
   });
 
   it('over distinct keys reads the keys of a batch with one MGET and writes each with one SET … PX', async () => {
-    const own = await startRedisServer();
-    const mine = new Redis(own.url, { enableOfflineQueue: false, lazyConnect: true });
-    onTestFinished(async () => {
-      mine.disconnect();
-      await own.stop();
-    });
-    await mine.connect();
-    const store = redisStore({ client: mine, prefix: 'wd' });
-    const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
-    await store.take('warm', limit, 1);
-    await mine.config('RESETSTAT');
+    const { mine, store, limit, calls } = await ownRedis('wd');
     const keys = Array.from({ length: 64 }, (_, i) => `k${i}`);
     const decisions = await Promise.all(keys.map((key) => store.take(key, limit, 1)));
-    const stats = await mine.info('commandstats');
-    const calls = (name: string) =>
-      Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
-    expect([calls('evalsha'), calls('mget'), calls('set'), calls('get')]).toEqual([2, 2, 64, 0]);
+    const count = await calls();
+    expect(['evalsha', 'mget', 'set', 'get'].map(count)).toEqual([2, 2, 64, 0]);
     expect(decisions.every((d) => d.allowed && d.remaining === 49)).toBe(true);
     expect(await readState(mine, 'wd:{k63}:tb')).toHaveLength(2);
   });
