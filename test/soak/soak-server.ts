@@ -9,10 +9,13 @@ import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { redisStore } from '../../src/redis/index.js';
 import { startServer } from '../../src/server/serve.js';
+import type { RateLimitStore } from '../../src/stores/store.js';
 
 /** What the server process reports. */
 export interface ServerReport {
   admittedAt: number[];
+  /** When the first admitted decision was asked of the store: the bucket's clock started no earlier. */
+  firstAdmittedAskedAt: number;
   refused: number;
   storeErrors: number;
   heapAfterWarmUp: number;
@@ -27,13 +30,28 @@ const admittedAt: number[] = [];
 let refused = 0;
 let storeErrors = 0;
 const start = performance.now();
+/** When the earliest admitted decision was asked of the store (ms from start): Redis decided it no earlier. */
+let firstAdmittedAskedAt = Number.POSITIVE_INFINITY;
+/** The store, noting when each admitted decision was asked for. */
+function timedStore(store: RateLimitStore): RateLimitStore {
+  return {
+    ...store,
+    take: (key, limit, cost) => {
+      const askedAt = performance.now() - start;
+      return store.take(key, limit, cost).then((decision) => {
+        if (decision.allowed) firstAdmittedAskedAt = Math.min(firstAdmittedAskedAt, askedAt);
+        return decision;
+      });
+    },
+  };
+}
 const server = await startServer({
   rate: env('SOAK_RATE'),
   burst: env('SOAK_BURST'),
   keyHeader: 'x-soak-key',
   limiter: {
     // Generous timeouts: the soak checks the bound and stability, not how a slow Redis is handled.
-    store: redisStore({ client, prefix: `soak-${process.pid}`, commandTimeoutMs: 2_000 }),
+    store: timedStore(redisStore({ client, prefix: `soak-${process.pid}`, commandTimeoutMs: 2_000 })),
     storeTimeoutMs: 2_000,
     onDecision: (event) => {
       if (event.storeError) storeErrors++;
@@ -65,6 +83,7 @@ await server.close();
 client.disconnect();
 const report: ServerReport = {
   admittedAt,
+  firstAdmittedAskedAt,
   refused,
   storeErrors,
   heapAfterWarmUp,

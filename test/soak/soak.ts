@@ -1,8 +1,8 @@
 /**
  * The soak (`npm run soak`, 60 s; `npm test` runs a short one): four client processes offer twice
  * the limit to one reference server on the Redis store. It checks what the issue asks:
- * - admitted requests up to every second t stay within `burst + rate·t` (t from the first admission,
- *   give or take the 10 ms it takes the server to record it);
+ * - admitted requests up to every second t stay within `burst + rate·t` (t from when the first
+ *   admitted decision was asked of the store, which Redis cannot have decided earlier);
  * - the server's heap at the end is within 10 % of its heap after warm-up;
  * - no event-loop stall over 50 ms after warm-up, in the server or in any client;
  * - every request is answered (200 or 429), none lost.
@@ -72,23 +72,22 @@ function lines(proc: ChildProcess, onLine?: (line: string) => void): Promise<str
 }
 
 /**
- * How late the server process may record the first admission after Redis decided it (its round
- * trip): the bucket's clock starts up to this much before the first timestamp.
+ * The largest excess of admissions over `burst + rate·t`, at every whole second t after `origin`
+ * (when the first admitted decision was asked of the store; timestamps sorted, ms). No slack is
+ * needed: Redis decided the first admission at `origin` or later, so the bucket's own clock counts
+ * from no earlier, and every timestamp is recorded after its decision, which can only lower a
+ * count up to t.
  */
-const FIRST_RECORD_SLACK_MS = 10;
-
-/**
- * The largest excess of admissions over `burst + rate·(t + slack)`, at every whole second t after
- * the first admission (timestamps sorted, ms). A late timestamp (the server process stalled after
- * Redis decided) can only lower a count up to t; only the first one, which sets t = 0, could raise
- * it, by at most `rate ×` {@link FIRST_RECORD_SLACK_MS}.
- */
-function worstExcess(sorted: readonly number[], rate: number, burst: number): { excess: number; at: number } {
+function worstExcess(
+  sorted: readonly number[],
+  origin: number,
+  rate: number,
+  burst: number,
+): { excess: number; at: number } {
   let worst = { excess: Number.NEGATIVE_INFINITY, at: 0 };
-  const origin = sorted[0] ?? 0;
   for (let t = 1, i = 0; origin + t * 1000 <= (sorted.at(-1) ?? 0) + 1000; t++) {
     while (i < sorted.length && sorted[i]! < origin + t * 1000) i++;
-    const excess = i - Math.floor(burst + rate * (t + FIRST_RECORD_SLACK_MS / 1000));
+    const excess = i - Math.floor(burst + rate * t);
     if (excess > worst.excess) worst = { excess, at: t };
   }
   return worst;
@@ -138,7 +137,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     server.stdin!.end('stop\n');
     const report = JSON.parse((await serverLines).at(-1)!) as ServerReport;
     const sorted = [...report.admittedAt].sort((a, b) => a - b);
-    const excess = worstExcess(sorted, options.rate, options.burst);
+    const excess = worstExcess(sorted, report.firstAdmittedAskedAt, options.rate, options.burst);
     const heapGrowth = report.heapAtEnd / report.heapAfterWarmUp - 1;
     const maxStallMs = Math.max(report.maxStallMs, ...clients.map((c) => c.maxStallMs));
     const sent = clients.reduce((a, c) => a + c.sent, 0);
