@@ -46,6 +46,8 @@ interface Child {
   process: ChildProcess;
   /** The child's first stdout line. */
   ready: string;
+  /** All the child has written to stderr so far. */
+  stderr: () => string;
   exited: Promise<unknown[]>;
 }
 
@@ -67,7 +69,7 @@ async function start(clock: ClockFile, monotonic: boolean, args: string[], env: 
   });
   const exited = once(child, 'exit');
   void exited.then(() => releaseFaketime(child.pid));
-  const entry: Child = { process: child, ready: '', exited };
+  const entry: Child = { process: child, ready: '', stderr: () => stderr, exited };
   children.push(entry);
   const line = await Promise.race([
     once(createInterface({ input: child.stdout }), 'line').then(([text]) => text as string),
@@ -79,20 +81,33 @@ async function start(clock: ClockFile, monotonic: boolean, args: string[], env: 
   return entry;
 }
 
+/**
+ * `headway serve --port 0 …flags` under `clock`: its child, its URL, and `untilLogged(n)`, which
+ * waits until the counts the server logs once a second add up to `n` decisions and returns them.
+ */
+async function serve(clock: ClockFile, monotonic: boolean, flags: string[]) {
+  const child = await start(clock, monotonic, ['src/cli/main.ts', 'serve', '--port', '0', ...flags]);
+  const url = child.ready.match(/listening on (\S+)$/)![1]!;
+  const logged = () => {
+    let allowed = 0;
+    let refused = 0;
+    for (const [, a, r] of child.stderr().matchAll(/allowed=(\d+) refused=(\d+)/g)) {
+      allowed += Number(a);
+      refused += Number(r);
+    }
+    return { allowed, refused };
+  };
+  const untilLogged = async (n: number) => {
+    while (logged().allowed + logged().refused < n) await once(child.process.stderr!, 'data');
+    return logged();
+  };
+  return { child, url, untilLogged };
+}
+
 /** One server per algorithm on each store, all under `clock`. */
 async function startAll(clock: ClockFile, monotonic: boolean) {
   const serves = algorithmNames.map((algorithm) =>
-    start(clock, monotonic, [
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
-      '--algorithm',
-      algorithm,
-      '--headers',
-      'x-ratelimit',
-      ...quota,
-    ]),
+    serve(clock, monotonic, ['--algorithm', algorithm, '--headers', 'x-ratelimit', ...quota]),
   );
   const redis = start(
     clock,
@@ -101,11 +116,12 @@ async function startAll(clock: ClockFile, monotonic: boolean) {
     { REDIS_SERVE_URL: redisUrl() },
   );
   const [all, redisChild] = [await Promise.all(serves), await redis];
-  const memory = Object.fromEntries(
-    algorithmNames.map((a, i) => [a, all[i]!.ready.match(/listening on (\S+)$/)![1]!]),
-  ) as Record<AlgorithmName, string>;
+  const memory = Object.fromEntries(algorithmNames.map((a, i) => [a, all[i]!.url])) as Record<
+    AlgorithmName,
+    string
+  >;
   const redisUrls = JSON.parse(redisChild.ready.replace(/^READY /, '')) as Record<string, string>;
-  return { memory, redis: redisUrls, children: [...all, redisChild] };
+  return { memory, redis: redisUrls, children: [...all.map((s) => s.child), redisChild] };
 }
 
 /**
@@ -229,11 +245,7 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     files.push(clock);
     // Epoch resets (`X-RateLimit-Reset`) and `Date` on the server's stepped clock, GETs and POSTs
     // (a 429 may be retried for either: the server did not process it), all at once.
-    const child = await start(clock, false, [
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
+    const { child, url, untilLogged } = await serve(clock, false, [
       '--rate',
       '20',
       '--burst',
@@ -241,11 +253,6 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
       '--headers',
       'x-ratelimit',
     ]);
-    const url = child.ready.match(/listening on (\S+)$/)![1]!;
-    let stderr = '';
-    child.process.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-    });
     const { fetch, sends } = countingClient();
     const statuses: number[] = [];
     const batch = async (count: number, offsetMs: number) => {
@@ -276,18 +283,8 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     const [stats] = fetch.stats();
     expect([...sends.values()].reduce((a, b) => a + b)).toBe(stats!.sent);
     // The server logs its counts once a second: add them up until every attempt is counted.
-    const logged = () => {
-      let allowed = 0;
-      let refused = 0;
-      for (const [, a, r] of stderr.matchAll(/allowed=(\d+) refused=(\d+)/g)) {
-        allowed += Number(a);
-        refused += Number(r);
-      }
-      return { allowed, refused };
-    };
-    while (logged().allowed + logged().refused < stats!.sent) await once(child.process.stderr!, 'data');
     // Each call admitted exactly once, every attempt answered, nothing sent the client did not count.
-    expect(logged()).toEqual({ allowed: 50, refused: stats!.sent - 50 });
+    expect(await untilLogged(stats!.sent)).toEqual({ allowed: 50, refused: stats!.sent - 50 });
     expect(stats!.rateLimited).toBe(stats!.sent - 50);
     await stopAll([child]);
   }, 120_000);
@@ -297,11 +294,7 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     files.push(clock);
     // One unit per call id (its own key, no refill to speak of): an admitted call sent again would
     // be refused, and the server counts it. 300 ms per answer keeps calls in flight over the step.
-    const child = await start(clock, true, [
-      'src/cli/main.ts',
-      'serve',
-      '--port',
-      '0',
+    const { child, url, untilLogged } = await serve(clock, true, [
       '--key-header',
       'x-call',
       '--rate',
@@ -313,11 +306,6 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
       '--latency-ms',
       '300',
     ]);
-    const url = child.ready.match(/listening on (\S+)$/)![1]!;
-    let stderr = '';
-    child.process.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-    });
     const { fetch, sends } = countingClient();
     const calls = Array.from({ length: 24 }, async (_, i) => {
       const init = { headers: { 'x-call': `call-${i}` } };
@@ -348,18 +336,8 @@ describe.skipIf(!library)('a real server process whose clock steps', () => {
     // Sent once each, the POSTs; a GET may have gone again.
     for (let i = 1; i < calls.length; i += 2) expect(sends.get(`${url}/items/${i}`)).toBe(1);
     const [stats] = fetch.stats();
-    const logged = () => {
-      let allowed = 0;
-      let refused = 0;
-      for (const [, a, r] of stderr.matchAll(/allowed=(\d+) refused=(\d+)/g)) {
-        allowed += Number(a);
-        refused += Number(r);
-      }
-      return { allowed, refused };
-    };
-    while (logged().allowed + logged().refused < admitted) await once(child.process.stderr!, 'data');
     // Every 200 was admitted once, and no admitted call came back (it would have been refused).
-    expect(logged()).toEqual({ allowed: admitted, refused: 0 });
+    expect(await untilLogged(admitted)).toEqual({ allowed: admitted, refused: 0 });
     expect(stats!.sent).toBeGreaterThanOrEqual(calls.length);
     await stopAll([child]);
   }, 120_000);
