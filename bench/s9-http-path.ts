@@ -6,7 +6,8 @@
  * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
  * those frameworks before it does anything); and, for node:http, the fetch handler and Hono, the
  * floor of any limiter: the same header fields put on the response the cheapest way known, with
- * the client address and API key read, and nothing decided (see s9-http-server.ts).
+ * the client address and API key read, and nothing decided (see s9-http-server.ts); and a Hono
+ * app's `fetch` wrapped in `withRateLimit`, the same limiter without a middleware layer.
  *
  *   npm run bench -- --scenario S9 --no-write
  *   npm run bench -- --scenario S9 --kind fetch,hono --no-write   # only those apps' pairs
@@ -45,6 +46,7 @@ const allPairs: Pair[] = [
   { name: 'Hono + honoRateLimit', bare: 'hono', limited: 'hono+headway', target: 0.9 },
   { name: 'Hono + an empty middleware', bare: 'hono', limited: 'hono+empty', target: 0 },
   { name: 'Hono + the same headers only (floor)', bare: 'hono', limited: 'hono+floor', target: 0 },
+  { name: 'Hono app.fetch in withRateLimit', bare: 'hono', limited: 'hono+fetch-wrap', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
   { name: 'Express + an empty middleware', bare: 'express', limited: 'express+empty', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
