@@ -5,6 +5,7 @@
  *   npm run bench -- --scenario S1 --reps 5        # one scenario (S1, S1b, S2, S3, S4, S5, S6, S7, S8, S9), more reps
  *   npm run bench -- --full --reps 3               # every cell of every scenario (~20 min)
  *   npm run bench -- --scenario S6 --kind sliding-window-counter/ietf         # S6 cells of one server kind
+ *   npm run bench -- --scenario S9 --kind fetch,hono                          # S9 pairs of those apps
  *   npm run bench -- --scenario S5 --redis-only --no-write                    # S5's Redis cells alone
  *   npm run bench -- --scenario S5 --memory-only --no-write                   # S5's in-memory cells alone
  *   npm run bench -- --smoke                       # CI: one short rep of S1, S4 and S6, < 60 s
@@ -119,7 +120,12 @@ async function runHere(names: readonly string[]): Promise<void> {
     if (wanted('S8')) await runS8(report, { reps: args.reps, n: 300, callers: 16 });
     // Three alternating reps even by default: one HTTP run is too noisy to ratio on its own.
     if (wanted('S9'))
-      await runS9(report, { reps: Math.max(3, args.reps), seconds: full ? 4 : 2, connections: 32 });
+      await runS9(report, {
+        reps: Math.max(3, args.reps),
+        seconds: full ? 4 : 2,
+        connections: 32,
+        apps: args.kinds,
+      });
   } finally {
     await stopBenchRedis();
   }

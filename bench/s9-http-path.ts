@@ -6,9 +6,11 @@
  * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
  * those frameworks before it does anything); and, for node:http, the fetch handler and Hono, the
  * floor of any limiter: the same header fields put on the response the cheapest way known, with
- * the client address and API key read, and nothing decided (see s9-http-server.ts).
+ * the client address and API key read, and nothing decided (see s9-http-server.ts); and a Hono
+ * app's `fetch` wrapped in `withRateLimit`, the same limiter without a middleware layer.
  *
  *   npm run bench -- --scenario S9 --no-write
+ *   npm run bench -- --scenario S9 --kind fetch,hono --no-write   # only those apps' pairs
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -25,6 +27,8 @@ export interface S9Options {
   /** Seconds of load per measurement. */
   seconds: number;
   connections: number;
+  /** Only the pairs of these bare apps (`node`, `fetch`, `hono`, `express`; `--kind`); all when none is one. */
+  apps?: readonly string[];
 }
 
 interface Pair {
@@ -34,7 +38,7 @@ interface Pair {
   target: number;
 }
 
-const pairs: Pair[] = [
+const allPairs: Pair[] = [
   { name: 'node:http + nodeRateLimit', bare: 'node', limited: 'node+headway', target: 0.85 },
   { name: 'node:http + the same headers only (floor)', bare: 'node', limited: 'node+floor', target: 0 },
   { name: 'fetch handler + withRateLimit', bare: 'fetch', limited: 'fetch+headway', target: 0.9 },
@@ -42,6 +46,7 @@ const pairs: Pair[] = [
   { name: 'Hono + honoRateLimit', bare: 'hono', limited: 'hono+headway', target: 0.9 },
   { name: 'Hono + an empty middleware', bare: 'hono', limited: 'hono+empty', target: 0 },
   { name: 'Hono + the same headers only (floor)', bare: 'hono', limited: 'hono+floor', target: 0 },
+  { name: 'Hono app.fetch in withRateLimit', bare: 'hono', limited: 'hono+fetch-wrap', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
   { name: 'Express + an empty middleware', bare: 'express', limited: 'express+empty', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
@@ -95,6 +100,9 @@ async function load(port: number, seconds: number, connections: number): Promise
 }
 
 export async function runS9(report: Report, o: S9Options): Promise<void> {
+  // `--kind` also names S6's server kinds: only the names of S9 apps narrow S9.
+  const apps = (o.apps ?? []).filter((a) => allPairs.some((p) => p.bare === a));
+  const pairs = allPairs.filter((p) => apps.length === 0 || apps.includes(p.bare));
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
   const servers = new Map<S9Case, Server>();
   try {
@@ -149,7 +157,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     );
     for (const pair of pairs.filter((p) => p.target > 0)) {
       const ratio = median(ratios.get(pair.name)!);
-      const erl = median(ratios.get(pairs.at(-1)!.name)!);
+      const erlRatios = ratios.get(allPairs.at(-1)!.name);
       const floorNote = pairs
         .filter((p) => p.bare === pair.bare && (p.limited.endsWith('+empty') || p.limited.endsWith('+floor')))
         .map(
@@ -162,7 +170,12 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
         row: `S9 ${pair.name}`,
         headway: `${fixed(ratio, 2)}× bare (+${fixed(cpuOf(pair.limited) - cpuOf(pair.bare), 1)} µs CPU/req)`,
         bestPeer:
-          [pair.bare === 'express' ? `express-rate-limit ${fixed(erl, 2)}× bare` : '', floorNote]
+          [
+            erlRatios && pair.bare === 'express'
+              ? `express-rate-limit ${fixed(median(erlRatios), 2)}× bare`
+              : '',
+            floorNote,
+          ]
             .filter(Boolean)
             .join(', ') || '—',
         target: `≥ ${pair.target}× the bare server`,

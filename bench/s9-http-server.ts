@@ -3,7 +3,8 @@
  * port, prints `{ port }` as JSON, and answers `{"ok":true}` until killed. Each case is a framework
  * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
  * behind express-rate-limit (its README setup) for scale, or behind one empty middleware (`next()`
- * only): the framework's own floor for any middleware. The limit is never reached, so the cost
+ * only): the framework's own floor for any middleware, or (Hono) with `withRateLimit` around the
+ * app's `fetch` instead of the middleware. The limit is never reached, so the cost
  * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
  * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
  * compute CPU per request for one measurement.
@@ -36,6 +37,7 @@ export const s9Cases = [
   'hono+headway',
   'hono+empty',
   'hono+floor',
+  'hono+fetch-wrap',
   'express',
   'express+headway',
   'express+erl',
@@ -166,6 +168,8 @@ async function listen(name: S9Case): Promise<number> {
       return onHonoServer(honoApp('empty').fetch);
     case 'hono+floor':
       return onHonoServer(honoApp('floor').fetch);
+    case 'hono+fetch-wrap':
+      return onHonoServer(withRateLimit(limiterOf(), honoApp('none').fetch));
     case 'express':
       return onNode(expressApp('none'));
     case 'express+headway':

@@ -19,9 +19,10 @@ const systemAt = perSecond();
 
 /**
  * The `Date` text of now on the system clock without reading the clock per call: formatted on
- * first use and forgotten by a timer at the next second, as Node writes its own `Date` header.
+ * first use and forgotten by a timer at the next second, as Node writes its own `Date` header
+ * (so a `node:http` response that sends its own `Date` sends this same text).
  */
-function systemDateText(): string {
+export function systemDateText(): string {
   if (systemText === undefined) {
     const now = Date.now();
     systemText = systemAt(now);

@@ -1,5 +1,6 @@
 import type { RequestListener, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { systemDateText } from '../../src/server/date-text.js';
 import type { HeaderList } from '../../src/server/headers/types.js';
 import { putHeaders } from '../../src/server/node-head.js';
 import { listen } from './loopback.js';
@@ -86,6 +87,31 @@ describe('putHeaders (the limiter’s headers written with the node response hea
     });
     expect(response.headers.get('ratelimit')).toBe('"inner";r=1;t=1');
     expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+  });
+
+  it('sends its own Date unless it is the one Node writes itself (sendDate, now)', async () => {
+    const then = 'Thu, 01 Jan 1970 00:00:00 GMT';
+    const withDate = (date: string, sendDate: boolean): RequestListener =>
+      function listener(_req, res) {
+        res.sendDate = sendDate;
+        putHeaders(res, [...ours, ['Date', date]]);
+        res.end();
+      };
+    const server = await listen((req, res) => {
+      const { pathname } = new URL(req.url ?? '/', 'http://x');
+      if (pathname === '/then') withDate(then, true)(req, res);
+      else withDate(systemDateText(), false)(req, res);
+    });
+    try {
+      const atThen = await fetch(new URL('/then', server.url));
+      expect(atThen.headers.get('date')).toBe(then);
+      expect(atThen.headers.get('ratelimit')).toBe('"default";r=9;t=1');
+      // With sendDate off Node writes none, so the limiter's own is sent.
+      const noNodeDate = await fetch(new URL('/now', server.url));
+      expect(noNodeDate.headers.get('date')).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('sets them at once (visible to getHeader) on a response whose writeHead is not Node’s own', async () => {

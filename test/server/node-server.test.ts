@@ -53,6 +53,19 @@ describe('under @hono/node-server (headers set on the node response underneath)'
     }
   });
 
+  it('withRateLimit over a Hono app’s fetch (no middleware layer): headers on 200 and 429, keyed by the socket', async () => {
+    const limiter = manual();
+    const app = new Hono();
+    app.get('/', (c) => c.json({ ok: true }));
+    const server = await onNodeServer(withRateLimit(limiter, app.fetch));
+    try {
+      expectContract(await threeCalls(server.url));
+      expect(limiter.metrics().keys[0]?.key).toBe('ip:127.0.0.1');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('both read the request headers (API key, CORS origin) and pass the full URL to key()', async () => {
     const seen: string[] = [];
     const limiter = () =>
