@@ -21,8 +21,10 @@ const run = promisify(execFile);
 
 export interface S5Options {
   reps: number;
-  /** Decisions per memory measurement. */
+  /** Decisions per memory pass. */
   ops: number;
+  /** Passes of each limiter per child process (interleaved with the others of its group). */
+  rounds: number;
   manyKeys: number;
   heapKeys: number;
   redisMs: number;
@@ -37,32 +39,45 @@ interface Regime {
   limit: number;
 }
 
-/** Decisions/s of one limiter in one regime, in a child of its own (see s5-decide-child.ts). */
-async function decisionsPerSecond(spec: LimiterSpec, regime: Regime, ops: number): Promise<number> {
+/**
+ * Every pass's decisions/s of each limiter of `group` in one regime, the group sharing one child
+ * that interleaves their passes (see s5-decide-child.ts).
+ */
+async function decisionsPerSecond(
+  group: readonly LimiterSpec[],
+  regime: Regime,
+  ops: number,
+  rounds: number,
+): Promise<Map<LimiterSpec, number[]>> {
   const { stdout } = await run(
     process.execPath,
     [
       '--import',
       'tsx',
       'bench/s5-decide-child.ts',
-      spec.id,
+      group.map((spec) => spec.id).join(','),
       String(regime.keys),
       String(regime.limit),
       String(ops),
+      String(rounds),
     ],
-    { maxBuffer: 1 << 20, timeout: 120_000 },
+    { maxBuffer: 1 << 20, timeout: 300_000 },
   );
-  const { rate, allowed } = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
-    rate: number;
-    allowed: number;
+  const { results } = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    results: { id: string; rates: number[]; allowed: number }[];
   };
   // Same work per decision: a limiter that is not in the regime the cell names would not be compared fairly.
   const expected = regime.limit >= ops ? ops : 0;
-  if (allowed !== expected)
-    throw new Error(
-      `S5 ${regime.name}: ${spec.id} allowed ${allowed} of ${ops} decisions, expected ${expected}`,
-    );
-  return rate;
+  const rates = new Map<LimiterSpec, number[]>();
+  for (const spec of group) {
+    const result = results.find((r) => r.id === spec.id)!;
+    if (result.allowed !== expected)
+      throw new Error(
+        `S5 ${regime.name}: ${spec.id} allowed ${result.allowed} of ${ops} decisions, expected ${expected}`,
+      );
+    rates.set(spec, result.rates);
+  }
+  return rates;
 }
 
 async function heapPerKey(spec: LimiterSpec, keys: number): Promise<number> {
@@ -149,13 +164,25 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   ];
   const results = new Map<string, number[]>();
   const measured = [...memoryLimiters, ...memoryReferences];
+  // Headway, erl and the floor share a child and take turns. Headway's fixed window runs apart
+  // (in one process with the token bucket, the store's code would see two algorithms), and so
+  // does rate-limiter-flexible (it keeps a timer per key for a minute, a weight on everyone's heap).
+  const apart = ['headway-fixed-window', 'rate-limiter-flexible'];
+  const groups = [
+    measured.filter((s) => !apart.includes(s.id)),
+    ...apart.map((id) => measured.filter((s) => s.id === id)),
+  ];
   for (let rep = 0; rep < o.reps; rep++)
     for (const regime of regimes)
-      for (const spec of rotate(measured, rep)) {
-        const rate = await decisionsPerSecond(spec, regime, o.ops);
-        const id = `${spec.id}|${regime.name}`;
-        results.set(id, [...(results.get(id) ?? []), rate]);
-        process.stderr.write(`  S5 ${regime.name.padEnd(20)} ${spec.label.padEnd(50)} ${int(rate)}/s\n`);
+      for (const group of rotate(groups, rep)) {
+        const rates = await decisionsPerSecond(group, regime, o.ops, o.rounds);
+        for (const [spec, passes] of rates) {
+          const id = `${spec.id}|${regime.name}`;
+          results.set(id, [...(results.get(id) ?? []), ...passes]);
+          process.stderr.write(
+            `  S5 ${regime.name.padEnd(20)} ${spec.label.padEnd(50)} ${int(median(passes))}/s (median of ${passes.length})\n`,
+          );
+        }
       }
   const rate = (spec: LimiterSpec, regime: Regime) => median(results.get(`${spec.id}|${regime.name}`) ?? []);
   const heap = new Map<string, number>();
@@ -166,8 +193,8 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   const [headway, rlf, erl] = memoryLimiters;
   const floor = memoryReferences.find((s) => s.id === 'bucket-floor')!;
   report.table(
-    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per measurement, one process each)`,
-    `Medians of ${o.reps} rep(s). Deny = every key already spent (limit 1 per minute). Each measurement runs in a fresh process (median of three passes) and counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design). Two reference rows, not judged: Headway's fixed window (the algorithm erl and RLF count), and the floor of a token bucket in this harness (a bare \`Map\` of \`Float64Array\`s, one \`performance.now()\`, the refill arithmetic, a fresh decision object; no exact waits, no bound on memory: see bench/lib/limiters.ts).`,
+    `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per pass, passes interleaved in one process)`,
+    `Medians of every pass: ${o.reps} rep(s) × ${o.rounds} rounds. Deny = every key already spent (limit 1 per minute). Per regime and rep, Headway, erl and the floor row share one fresh process and take turns, one pass each per round in an order rotated every round (so a change in the machine's load falls on all of them, not on whichever ran then), each limiter with its own compiled copy of the loop; Headway's fixed window (in one process with the token bucket the store's code would see two algorithms) and rate-limiter-flexible (its timer per key would weigh on the others' heap) run the same rounds each in a process of its own. Every pass counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design). Two reference rows, not judged: Headway's fixed window (the algorithm erl and RLF count), and the floor of a token bucket in this harness (a bare \`Map\` of \`Float64Array\`s, one \`performance.now()\`, the refill arithmetic, a fresh decision object; no exact waits, no bound on memory: see bench/lib/limiters.ts).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     measured.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
