@@ -164,13 +164,15 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   ];
   const results = new Map<string, number[]>();
   const measured = [...memoryLimiters, ...memoryReferences];
-  // Headway, erl and the floor share a child and take turns. Headway's fixed window runs apart
-  // (in one process with the token bucket, the store's code would see two algorithms), and so
-  // does rate-limiter-flexible (it keeps a timer per key for a minute, a weight on everyone's heap).
-  const apart = ['headway-fixed-window', 'rate-limiter-flexible'];
+  // Each verdict's ratio is taken between limiters that shared a process and took turns:
+  // Headway with erl and the floor, and Headway with rate-limiter-flexible apart from them (it
+  // keeps a timer per key for a minute, a weight on everyone's heap). Headway's fixed window runs
+  // alone (in one process with the token bucket, the store's code would see two algorithms).
+  const byId = (...ids: LimiterSpec['id'][]) => ids.map((id) => measured.find((s) => s.id === id)!);
   const groups = [
-    measured.filter((s) => !apart.includes(s.id)),
-    ...apart.map((id) => measured.filter((s) => s.id === id)),
+    byId('headway', 'express-rate-limit', 'bucket-floor'),
+    byId('headway', 'rate-limiter-flexible'),
+    byId('headway-fixed-window'),
   ];
   // At least three processes per cell: how V8 compiles the hot path differs from one process to
   // the next (by ±15% on a loaded machine), and the median of their passes takes the usual case.
@@ -181,14 +183,16 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
         // The order the limiters are created and warmed in rotates too.
         const rates = await decisionsPerSecond(rotate(group, rep), regime, o.ops, o.rounds);
         for (const [spec, passes] of rates) {
-          const id = `${spec.id}|${regime.name}`;
+          const id = `${groups.indexOf(group)}|${spec.id}|${regime.name}`;
           results.set(id, [...(results.get(id) ?? []), ...passes]);
           process.stderr.write(
             `  S5 ${regime.name.padEnd(20)} ${spec.label.padEnd(50)} ${int(median(passes))}/s (median of ${passes.length})\n`,
           );
         }
       }
-  const rate = (spec: LimiterSpec, regime: Regime) => median(results.get(`${spec.id}|${regime.name}`) ?? []);
+  /** Median decisions/s of `spec` in the `group`-th group (by default the first that runs it). */
+  const rate = (spec: LimiterSpec, regime: Regime, group = groups.findIndex((g) => g.includes(spec))) =>
+    median(results.get(`${group}|${spec.id}|${regime.name}`) ?? []);
   const heap = new Map<string, number>();
   for (const spec of memoryLimiters) {
     heap.set(spec.id, await heapPerKey(spec, o.heapKeys));
@@ -198,7 +202,7 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
   const floor = memoryReferences.find((s) => s.id === 'bucket-floor')!;
   report.table(
     `S5: server limiter in memory, decisions/s (one awaited promise per decision, ${int(o.ops)} per pass, passes interleaved in one process)`,
-    `Medians of every pass: ${Math.max(3, o.reps)} processes × ${o.rounds} rounds per cell. Deny = every key already spent (limit 1 per minute). In each process (one per regime and rep), Headway, erl and the floor row share the process and take turns, one pass each per round in an order rotated every round (so a change in the machine's load falls on all of them, not on whichever ran then), each limiter with its own compiled copy of the loop; Headway's fixed window (in one process with the token bucket the store's code would see two algorithms) and rate-limiter-flexible (its timer per key would weigh on the others' heap) run the same rounds each in a process of its own. Every pass counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design). Two reference rows, not judged: Headway's fixed window (the algorithm erl and RLF count), and the floor of a token bucket in this harness (a bare \`Map\` of \`Float64Array\`s, one \`performance.now()\`, the refill arithmetic, a fresh decision object; no exact waits, no bound on memory: see bench/lib/limiters.ts).`,
+    `Medians of every pass: ${Math.max(3, o.reps)} processes × ${o.rounds} rounds per cell. Deny = every key already spent (limit 1 per minute). Limiters compared share a process and take turns, one pass each per round in an order rotated every round (so a change in the machine's load falls on all of them, not on whichever ran then), each with its own compiled copy of the loop: Headway with erl and the floor row (the table's Headway row and the ÷ erl ratios), and Headway with rate-limiter-flexible in another process (the ÷ RLF ratios; apart because RLF's timer per key would weigh on the others' heap); Headway's fixed window runs alone (in one process with the token bucket the store's code would see two algorithms). Every pass counts the verdicts (allow: all admitted, deny: none), each judged as its middleware judges it (erl: \`totalHits > limit\`; RLF: a rejection). erl counts a fixed window; Headway runs a token bucket with exact \`retryAfterMs\`. Heap = bytes per key after ${int(o.heapKeys)} keys, JS heap plus array buffers (child with --expose-gc; key strings built before the first reading). Headway's store is given maxKeys above the keys in play (it is bounded by design). Two reference rows, not judged: Headway's fixed window (the algorithm erl and RLF count), and the floor of a token bucket in this harness (a bare \`Map\` of \`Float64Array\`s, one \`performance.now()\`, the refill arithmetic, a fresh decision object; no exact waits, no bound on memory: see bench/lib/limiters.ts).`,
     ['limiter', ...regimes.map((r) => r.name), `heap B/key (${int(o.heapKeys)})`],
     measured.map((spec) => [
       spec.id === 'headway' ? `**${spec.label}**` : spec.label,
@@ -207,7 +211,7 @@ export async function runS5(report: Report, o: S5Options): Promise<void> {
     ]),
   );
   for (const regime of regimes) {
-    const ratio = rate(headway!, regime) / rate(rlf!, regime);
+    const ratio = rate(headway!, regime, 1) / rate(rlf!, regime, 1);
     const vsErl = rate(headway!, regime) / rate(erl!, regime);
     const pass = ratio >= 2 && vsErl >= 1;
     report.verdict({
