@@ -108,6 +108,7 @@ async function runHere(names: readonly string[]): Promise<void> {
       await runS5(report, {
         reps: args.reps,
         ops: full ? 300_000 : 200_000,
+        rounds: full ? 7 : 5,
         manyKeys: 100_000,
         heapKeys: 1_000_000,
         redisMs: full ? 2000 : 1500,
