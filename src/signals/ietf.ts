@@ -44,19 +44,31 @@ interface NamedItem {
 }
 
 /**
- * Memo of {@link parseNamedItems} by field value: a server sends the same `RateLimit-Policy` (and
- * often the same `RateLimit`) on every answer, so each value that repeats is parsed once. The items
- * are only read, never changed. A value enters it the second time it is seen ({@link SEEN_ONCE}): a
- * `RateLimit` whose counts change on every answer would only keep each answer's parse alive for
- * nothing. Bounded: cleared past 256 values.
+ * Memo of {@link parseNamedItems} by `RateLimit-Policy` value: a server sends the same policy on
+ * every answer, so each value that repeats is parsed once. The items are only read, never
+ * changed. A value enters it the second time it is seen ({@link SEEN_ONCE}), so a value seen once
+ * is not kept alive for nothing. Bounded: cleared past 256 values.
  */
 const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
 /** Values parsed once and not kept yet. Bounded: cleared past 64. */
 const SEEN_ONCE = new Set<string>();
 
-/** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
-function namedItems(value: string | null): readonly NamedItem[] | null {
-  if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
+/**
+ * The last `RateLimit` value parsed, and its items. Its counts change on most answers: a memo by
+ * value would hash and file every answer's value for nothing, so only a value that repeats the
+ * one before it is not parsed again.
+ */
+let lastCounters: string | null = null;
+let lastCounterItems: readonly NamedItem[] | null = null;
+
+/** True when the value may hold a named item: no String, no named item, no parse. */
+function mayName(value: string | null): value is string {
+  return value !== null && value.includes('"');
+}
+
+/** The String-named Items of a `RateLimit-Policy` value, in order, first of each name; `null` when unparsable. */
+function policyItems(value: string | null): readonly NamedItem[] | null {
+  if (!mayName(value)) return null;
   const known = NAMED_ITEMS.get(value);
   if (known !== undefined) return known;
   const items = parseNamedItems(value);
@@ -68,6 +80,16 @@ function namedItems(value: string | null): readonly NamedItem[] | null {
     SEEN_ONCE.add(value);
   }
   return items;
+}
+
+/** The String-named Items of a `RateLimit` value, as {@link policyItems}. */
+function counterItems(value: string | null): readonly NamedItem[] | null {
+  if (!mayName(value)) return null;
+  if (value !== lastCounters) {
+    lastCounterItems = parseNamedItems(value);
+    lastCounters = value;
+  }
+  return lastCounterItems;
 }
 
 function parseNamedItems(value: string): NamedItem[] | null {
@@ -122,7 +144,7 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
   const p = IETF_PARAMETERS;
   // In order, one per name (the items are): an array, not a Map, for a list of a few.
   const current: Current[] = [];
-  for (const { name, params } of namedItems(rateLimit) ?? []) {
+  for (const { name, params } of counterItems(rateLimit) ?? []) {
     const remaining = required(params, p.remaining);
     const reset = optional(params, p.reset);
     if (remaining === null || reset === undefined) continue;
@@ -131,7 +153,7 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
   }
 
   const windows: RateLimitPolicy[] = [];
-  for (const { name, params } of namedItems(rateLimitPolicy) ?? []) {
+  for (const { name, params } of policyItems(rateLimitPolicy) ?? []) {
     const quota = required(params, p.quota);
     const window = optional(params, p.window);
     if (quota === null || window === undefined) continue;
