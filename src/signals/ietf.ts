@@ -63,7 +63,7 @@ let lastCounterItems: readonly NamedItem[] | null = null;
 
 /** True when the value may hold a named item: no String, no named item, no parse. */
 function mayName(value: string | null): value is string {
-  return value !== null && value.includes('"');
+  return value?.includes('"') ?? false;
 }
 
 /** The String-named Items of a `RateLimit-Policy` value, in order, first of each name; `null` when unparsable. */
