@@ -13,6 +13,7 @@
  * are ignored. `RateLimit` items are matched to policies by name.
  */
 import type { Item, Parameters } from 'structured-headers';
+import { append } from '../core/append.js';
 import type { RateLimitPolicy } from './signal.js';
 import { asItem, byteSequenceText, nonNegativeInteger, safeParseList } from './structured.js';
 
@@ -95,17 +96,18 @@ function counterItems(value: string | null): readonly NamedItem[] | null {
 function parseNamedItems(value: string): NamedItem[] | null {
   const list = safeParseList(value);
   if (list === null) return null;
-  const items: NamedItem[] = [];
+  let items: NamedItem[] | null = null;
   for (const member of list) {
     const item: Item | null = asItem(member);
     if (item === null || typeof item[0] !== 'string' || indexOfName(items, item[0]) >= 0) continue;
-    items.push({ name: item[0], params: item[1] });
+    items = append(items, { name: item[0], params: item[1] });
   }
-  return items;
+  return items ?? [];
 }
 
-/** Where `name` is among `named`, or -1. A linear scan: these lists hold a few windows. */
-function indexOfName(named: readonly { readonly name: string }[], name: string): number {
+/** Where `name` is among `named` (none: `null`), or -1. A linear scan: these lists hold a few windows. */
+function indexOfName(named: readonly { readonly name: string }[] | null, name: string): number {
+  if (named === null) return -1;
   for (let i = 0; i < named.length; i++) if (named[i]?.name === name) return i;
   return -1;
 }
@@ -143,24 +145,25 @@ function unitOf(params: Parameters): string {
 export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
   const p = IETF_PARAMETERS;
   // In order, one per name (the items are): an array, not a Map, for a list of a few.
-  const current: Current[] = [];
+  let current: Current[] | null = null;
   for (const { name, params } of counterItems(rateLimit) ?? []) {
     const remaining = required(params, p.remaining);
     const reset = optional(params, p.reset);
     if (remaining === null || reset === undefined) continue;
     const pk = byteSequenceText(params.get(p.partitionKey));
-    current.push({ name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false });
+    const reading = { name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false };
+    current = append(current, reading);
   }
 
-  const windows: RateLimitPolicy[] = [];
+  let windows: RateLimitPolicy[] | null = null;
   for (const { name, params } of policyItems(rateLimitPolicy) ?? []) {
     const quota = required(params, p.quota);
     const window = optional(params, p.window);
     if (quota === null || window === undefined) continue;
     const at = indexOfName(current, name);
-    const now = at >= 0 && !current[at]?.matched ? current[at] : undefined;
+    const now = at >= 0 && !current?.[at]?.matched ? current?.[at] : undefined;
     if (now) now.matched = true;
-    windows.push({
+    windows = append(windows, {
       name,
       quota,
       windowMs: window === null ? null : window * 1000,
@@ -170,9 +173,9 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
       unit: unitOf(params),
     });
   }
-  for (const now of current) {
+  for (const now of current ?? []) {
     if (now.matched) continue;
-    windows.push({
+    windows = append(windows, {
       name: now.name,
       quota: null,
       windowMs: null,
@@ -182,5 +185,5 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
       unit: DEFAULT_UNIT,
     });
   }
-  return windows;
+  return windows ?? [];
 }

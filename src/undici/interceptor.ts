@@ -23,6 +23,7 @@ import {
 } from '../client/engine.js';
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
+import { append } from '../core/append.js';
 import { invalid } from '../core/validate.js';
 import { withSingleContentLength } from './content-length.js';
 
@@ -231,7 +232,8 @@ class AttemptHandler implements DispatchHandler {
   #controller: DispatchController | null = null;
   /** `held` until the engine decides; then `delivered` (forwarded) or `dropped` (read and ignored). */
   #state: 'waiting' | 'held' | 'delivered' | 'dropped' = 'waiting';
-  #chunks: Buffer[] = [];
+  /** The chunks held while the engine decides; made on the first (a first attempt holds none). */
+  #chunks: Buffer[] | null = null;
   #ended: { trailers: IncomingHttpHeaders } | null = null;
   #failed: Error | null = null;
   /** Why the attempt was aborted before it started, if it was. */
@@ -307,7 +309,7 @@ class AttemptHandler implements DispatchHandler {
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
     if (this.#state === 'delivered') this.#downstream.onResponseData?.(this.#call, chunk);
-    else if (this.#state === 'held') this.#chunks.push(chunk);
+    else if (this.#state === 'held') this.#chunks = append(this.#chunks, chunk);
   }
 
   onResponseEnd(_controller: DispatchController, trailers: IncomingHttpHeaders): void {
@@ -343,8 +345,9 @@ class AttemptHandler implements DispatchHandler {
     const call = this.#call;
     const downstream = this.#downstream;
     downstream.onResponseStart?.(call, this.status, this.headers, this.statusMessage);
-    for (const chunk of this.#chunks) downstream.onResponseData?.(call, chunk);
-    this.#chunks = [];
+    const chunks = this.#chunks;
+    this.#chunks = null;
+    if (chunks !== null) for (const chunk of chunks) downstream.onResponseData?.(call, chunk);
     if (this.#failed) downstream.onResponseError?.(call, this.#failed);
     else if (this.#ended) downstream.onResponseEnd?.(call, this.#ended.trailers);
   }
@@ -353,7 +356,7 @@ class AttemptHandler implements DispatchHandler {
   drop(): void {
     if (this.#state !== 'held') return;
     this.#state = 'dropped';
-    this.#chunks = [];
+    this.#chunks = null;
   }
 
   #done(): void {
