@@ -223,8 +223,15 @@ function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
   } else s.fullAnswers = fullAnswers;
 }
 
-/** Removes the element at `i` in place: `splice` would also make an array of what it removed, on every answer. */
+/**
+ * Removes the element at `i` in place: `splice` would also make an array of what it removed, on
+ * every answer. Answers come mostly in send order: the first goes with `shift`, which moves nothing.
+ */
 function removeAt(list: number[], i: number): void {
+  if (i === 0) {
+    list.shift();
+    return;
+  }
   for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j] as number;
   list.pop();
 }
