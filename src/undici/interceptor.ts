@@ -223,6 +223,7 @@ class AttemptHandler implements DispatchHandler {
   status = 0;
   /** The answer's headers, once its head is in. */
   headers: IncomingHttpHeaders = NO_HEADERS;
+  /** The answer's status text, once its head is in. */
   statusMessage: string | undefined = undefined;
   readonly #downstream: DispatchHandler;
   readonly #call: CallController;
