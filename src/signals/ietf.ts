@@ -67,19 +67,27 @@ function mayName(value: string | null): value is string {
   return value?.includes('"') ?? false;
 }
 
+/** The last `RateLimit-Policy` value read, and its items: comparing with it costs less than hashing a new string. */
+let lastPolicy: string | null = null;
+let lastPolicyItems: readonly NamedItem[] | null = null;
+
 /** The String-named Items of a `RateLimit-Policy` value, in order, first of each name; `null` when unparsable. */
 function policyItems(value: string | null): readonly NamedItem[] | null {
   if (!mayName(value)) return null;
-  const known = NAMED_ITEMS.get(value);
-  if (known !== undefined) return known;
-  const items = parseNamedItems(value);
-  if (SEEN_ONCE.delete(value)) {
-    if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
-    NAMED_ITEMS.set(value, items);
-  } else {
-    if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
-    SEEN_ONCE.add(value);
+  if (value === lastPolicy) return lastPolicyItems;
+  let items = NAMED_ITEMS.get(value);
+  if (items === undefined) {
+    items = parseNamedItems(value);
+    if (SEEN_ONCE.delete(value)) {
+      if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
+      NAMED_ITEMS.set(value, items);
+    } else {
+      if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
+      SEEN_ONCE.add(value);
+    }
   }
+  lastPolicy = value;
+  lastPolicyItems = items;
   return items;
 }
 
