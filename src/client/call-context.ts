@@ -101,6 +101,14 @@ export class CallContext {
     return controller;
   }
 
+  /** Records the status of one attempt (`null`: no response). */
+  recordStatus(status: number | null): void {
+    const { facts } = this;
+    // The first makes an array of one: a push would first grow the empty array to 16 places.
+    if (facts.statuses.length === 0) facts.statuses = [status];
+    else facts.statuses.push(status);
+  }
+
   /** ms left before the deadline (Infinity without one). */
   remainingMs(): number {
     return this.#deadlineAt - this.#clock.now();

@@ -479,7 +479,7 @@ class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptSink<A> 
     const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
     this.#lane.settle(ticket, verdict, null);
     if (aborted) throw call.abortReason();
-    facts.statuses.push(null);
+    call.recordStatus(null);
     const timeoutMs = this.#spec.timeoutMs ?? this.#opts.timeoutMs;
     const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
     const delay = this.#planRetry(verdict, null, undefined);
@@ -498,7 +498,7 @@ class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptSink<A> 
     const transport = this.#transport;
     const signal = readRateLimit(answer, { receivedAt: resolved.clock.wallNow() });
     const verdict = verdictOf({ kind: 'response', status: answer.status, signal });
-    this.#facts.statuses.push(answer.status);
+    this.#call.recordStatus(answer.status);
     lane.settle(ticket, verdict, signal);
     const rateLimited = this.#events.rateLimited;
     if (verdict.kind === 'limited' && rateLimited.active) {

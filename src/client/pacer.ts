@@ -154,7 +154,7 @@ export class Pacer {
   readonly #inFlightUnits = new Map<string, number>();
   /** Cumulative units sent, per unit. */
   readonly #sent = new Map<string, number>();
-  /** Scratch: units in flight per unit before the ticket being released was (see `#release`). */
+  /** Scratch: units in flight per unit before the ticket being released was (see `#release`; only its units are current). */
   readonly #releasedFrom = new Map<string, number>();
   /**
    * Scratch: the observation each model is handed in turn, refilled per unit (see `#observe`). No
@@ -361,9 +361,9 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    // One scratch map, reused: the answer is observed before this returns.
+    // One scratch map, reused: the answer is observed before this returns. Not cleared (a clear
+    // makes a new table): `#observe` reads only the units of this ticket, which are all set here.
     const before = this.#releasedFrom;
-    before.clear();
     for (const unit in ticket.costs) {
       const inFlight = this.#inFlightIn(unit);
       before.set(unit, inFlight);
@@ -446,7 +446,8 @@ export class Pacer {
     seen.mark = ticket.marks[unit] ?? this.#sent.get(unit) ?? 0;
     seen.cost = ticket.costs[unit] ?? 0;
     seen.inFlight = this.#inFlightIn(unit);
-    seen.inFlightBefore = this.#releasedFrom.get(unit) ?? seen.inFlight;
+    seen.inFlightBefore =
+      ticket.costs[unit] === undefined ? seen.inFlight : (this.#releasedFrom.get(unit) ?? seen.inFlight);
     seen.window = window ?? null;
     seen.statedRate = window && signal ? statedRate(window, signal) : null;
     return seen;

@@ -13,6 +13,7 @@
  * are ignored. `RateLimit` items are matched to policies by name.
  */
 import type { Item, Parameters } from 'structured-headers';
+import { append } from '../core/append.js';
 import type { RateLimitPolicy } from './signal.js';
 import { asItem, byteSequenceText, nonNegativeInteger, safeParseList } from './structured.js';
 
@@ -44,46 +45,77 @@ interface NamedItem {
 }
 
 /**
- * Memo of {@link parseNamedItems} by field value: a server sends the same `RateLimit-Policy` (and
- * often the same `RateLimit`) on every answer, so each value that repeats is parsed once. The items
- * are only read, never changed. A value enters it the second time it is seen ({@link SEEN_ONCE}): a
- * `RateLimit` whose counts change on every answer would only keep each answer's parse alive for
- * nothing. Bounded: cleared past 256 values.
+ * Memo of {@link parseNamedItems} by `RateLimit-Policy` value: a server sends the same policy on
+ * every answer, so each value that repeats is parsed once. The items are only read, never
+ * changed. A value enters it the second time it is seen ({@link SEEN_ONCE}), so a value seen once
+ * is not kept alive for nothing. Bounded: cleared past 256 values.
  */
 const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
 /** Values parsed once and not kept yet. Bounded: cleared past 64. */
 const SEEN_ONCE = new Set<string>();
 
-/** The String-named Items of a List field, in order, first of each name; `null` when unparsable. */
-function namedItems(value: string | null): readonly NamedItem[] | null {
-  if (value === null || !value.includes('"')) return null; // no String, no named item: skip the parse
-  const known = NAMED_ITEMS.get(value);
-  if (known !== undefined) return known;
-  const items = parseNamedItems(value);
-  if (SEEN_ONCE.delete(value)) {
-    if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
-    NAMED_ITEMS.set(value, items);
-  } else {
-    if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
-    SEEN_ONCE.add(value);
+/**
+ * The last `RateLimit` value parsed, and its items. Its counts change on most answers: a memo by
+ * value would hash and file every answer's value for nothing, so only a value that repeats the
+ * one before it is not parsed again.
+ */
+let lastCounters: string | null = null;
+let lastCounterItems: readonly NamedItem[] | null = null;
+
+/** True when the value may hold a named item: no String, no named item, no parse. */
+function mayName(value: string | null): value is string {
+  return value?.includes('"') ?? false;
+}
+
+/** The last `RateLimit-Policy` value read, and its items: comparing with it costs less than hashing a new string. */
+let lastPolicy: string | null = null;
+let lastPolicyItems: readonly NamedItem[] | null = null;
+
+/** The String-named Items of a `RateLimit-Policy` value, in order, first of each name; `null` when unparsable. */
+function policyItems(value: string | null): readonly NamedItem[] | null {
+  if (!mayName(value)) return null;
+  if (value === lastPolicy) return lastPolicyItems;
+  let items = NAMED_ITEMS.get(value);
+  if (items === undefined) {
+    items = parseNamedItems(value);
+    if (SEEN_ONCE.delete(value)) {
+      if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
+      NAMED_ITEMS.set(value, items);
+    } else {
+      if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
+      SEEN_ONCE.add(value);
+    }
   }
+  lastPolicy = value;
+  lastPolicyItems = items;
   return items;
+}
+
+/** The String-named Items of a `RateLimit` value, as {@link policyItems}. */
+function counterItems(value: string | null): readonly NamedItem[] | null {
+  if (!mayName(value)) return null;
+  if (value !== lastCounters) {
+    lastCounterItems = parseNamedItems(value);
+    lastCounters = value;
+  }
+  return lastCounterItems;
 }
 
 function parseNamedItems(value: string): NamedItem[] | null {
   const list = safeParseList(value);
   if (list === null) return null;
-  const items: NamedItem[] = [];
+  let items: NamedItem[] | null = null;
   for (const member of list) {
     const item: Item | null = asItem(member);
     if (item === null || typeof item[0] !== 'string' || indexOfName(items, item[0]) >= 0) continue;
-    items.push({ name: item[0], params: item[1] });
+    items = append(items, { name: item[0], params: item[1] });
   }
-  return items;
+  return items ?? [];
 }
 
-/** Where `name` is among `named`, or -1. A linear scan: these lists hold a few windows. */
-function indexOfName(named: readonly { readonly name: string }[], name: string): number {
+/** Where `name` is among `named` (none: `null`), or -1. A linear scan: these lists hold a few windows. */
+function indexOfName(named: readonly { readonly name: string }[] | null, name: string): number {
+  if (named === null) return -1;
   for (let i = 0; i < named.length; i++) if (named[i]?.name === name) return i;
   return -1;
 }
@@ -121,24 +153,25 @@ function unitOf(params: Parameters): string {
 export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
   const p = IETF_PARAMETERS;
   // In order, one per name (the items are): an array, not a Map, for a list of a few.
-  const current: Current[] = [];
-  for (const { name, params } of namedItems(rateLimit) ?? []) {
+  let current: Current[] | null = null;
+  for (const { name, params } of counterItems(rateLimit) ?? []) {
     const remaining = required(params, p.remaining);
     const reset = optional(params, p.reset);
     if (remaining === null || reset === undefined) continue;
     const pk = byteSequenceText(params.get(p.partitionKey));
-    current.push({ name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false });
+    const reading = { name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false };
+    current = append(current, reading);
   }
 
-  const windows: RateLimitPolicy[] = [];
-  for (const { name, params } of namedItems(rateLimitPolicy) ?? []) {
+  let windows: RateLimitPolicy[] | null = null;
+  for (const { name, params } of policyItems(rateLimitPolicy) ?? []) {
     const quota = required(params, p.quota);
     const window = optional(params, p.window);
     if (quota === null || window === undefined) continue;
     const at = indexOfName(current, name);
-    const now = at >= 0 && !current[at]?.matched ? current[at] : undefined;
+    const now = at >= 0 && !current?.[at]?.matched ? current?.[at] : undefined;
     if (now) now.matched = true;
-    windows.push({
+    windows = append(windows, {
       name,
       quota,
       windowMs: window === null ? null : window * 1000,
@@ -148,9 +181,9 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
       unit: unitOf(params),
     });
   }
-  for (const now of current) {
+  for (const now of current ?? []) {
     if (now.matched) continue;
-    windows.push({
+    windows = append(windows, {
       name: now.name,
       quota: null,
       windowMs: null,
@@ -160,5 +193,5 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
       unit: DEFAULT_UNIT,
     });
   }
-  return windows;
+  return windows ?? [];
 }

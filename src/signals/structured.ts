@@ -11,6 +11,7 @@
  */
 import type { BareItem, Dictionary, InnerList, Item, List, Parameters } from 'structured-headers';
 import { arrayBufferToBase64, parseDictionary, parseList } from 'structured-headers';
+import { append } from '../core/append.js';
 import { MAX_FIELD_LENGTH } from './fields.js';
 
 const SP = 0x20;
@@ -45,8 +46,8 @@ export function fastParseList(text: string): List | undefined {
   const end = text.length;
   let pos = 0;
   while (text.charCodeAt(pos) === SP) pos++;
-  const list: List = [];
-  if (pos === end) return list;
+  let list: List | null = null;
+  if (pos === end) return [];
   for (;;) {
     const name = readString(text, pos);
     if (name === undefined) return undefined;
@@ -84,7 +85,7 @@ export function fastParseList(text: string): List | undefined {
       }
       params.set(key, value);
     }
-    list.push([name, params]);
+    list = append(list, [name, params]);
     let c = text.charCodeAt(pos);
     while (c === SP || c === HTAB) c = text.charCodeAt(++pos);
     if (pos === end) return list;

@@ -23,6 +23,7 @@ import {
 } from '../client/engine.js';
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
+import { append } from '../core/append.js';
 import { invalid } from '../core/validate.js';
 import { withSingleContentLength } from './content-length.js';
 
@@ -56,14 +57,6 @@ export function headwayInterceptor(options: InterceptorOptions = {}): HeadwayInt
       return true;
     };
   return Object.assign(interceptor, engine.api);
-}
-
-/** The answer of one attempt, held (paused, its chunks kept) until the engine delivers or drops it. */
-interface HeldAnswer {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly statusMessage: string | undefined;
-  readonly attempt: AttemptHandler;
 }
 
 /**
@@ -118,7 +111,7 @@ class CallController implements DispatchController {
  * a retry's answer is held until the engine decides. Its caller's signal is made only when the
  * engine waits ({@link LazySignal}): an abort reaches the live attempt directly.
  */
-class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySignal {
+class PacedCall implements Transport<AttemptHandler>, CallSink<AttemptHandler>, LazySignal {
   readonly #engine: Engine;
   readonly #dispatch: Dispatcher.Dispatch;
   readonly #opts: DispatchOptions;
@@ -172,8 +165,8 @@ class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySign
   }
 
   /** The answer the engine returns, after retries ({@link CallSink}). */
-  deliver(answer: HeldAnswer): void {
-    answer.attempt.deliver(answer);
+  deliver(answer: AttemptHandler): void {
+    answer.deliver();
   }
 
   /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
@@ -187,12 +180,12 @@ class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySign
   }
 
   /** The first attempt: its answer's head goes to the engine at once, and is delivered when it says so. */
-  dispatch(signal: AbortSignal | undefined, sink: AttemptSink<HeldAnswer>): void {
+  dispatch(signal: AbortSignal | undefined, sink: AttemptSink<AttemptHandler>): void {
     this.#attempt(signal, sink);
   }
 
   /** A retry: its answer is held until the engine decides. */
-  send(signal: AbortSignal | undefined): Promise<HeldAnswer> {
+  send(signal: AbortSignal | undefined): Promise<AttemptHandler> {
     return new Promise((resolve, reject) => {
       this.#attempt(signal, {
         answered: (answer) => {
@@ -204,7 +197,7 @@ class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySign
     });
   }
 
-  #attempt(signal: AbortSignal | undefined, sink: AttemptSink<HeldAnswer>): void {
+  #attempt(signal: AbortSignal | undefined, sink: AttemptSink<AttemptHandler>): void {
     const attempt = new AttemptHandler(this.#handler, this.#controller, signal, sink);
     this.#live = attempt;
     if (this.#aborted) attempt.abort(this.#aborted);
@@ -215,25 +208,33 @@ class PacedCall implements Transport<HeldAnswer>, CallSink<HeldAnswer>, LazySign
     }
   }
 
-  discard(answer: HeldAnswer): void {
-    answer.attempt.drop();
+  discard(answer: AttemptHandler): void {
+    answer.drop();
   }
 }
 
 /**
  * The handler of one attempt: reports the answer's head to its sink, which delivers it at once or
- * holds it (its early chunks kept) until the engine delivers or drops it.
+ * holds it (its early chunks kept) until the engine delivers or drops it. Once its head is in, it
+ * is its own answer (its status and headers): no object per answer.
  */
 class AttemptHandler implements DispatchHandler {
+  /** The answer's status, once its head is in. */
+  status = 0;
+  /** The answer's headers, once its head is in. */
+  headers: IncomingHttpHeaders = NO_HEADERS;
+  /** The answer's status text, once its head is in. */
+  statusMessage: string | undefined = undefined;
   readonly #downstream: DispatchHandler;
   readonly #call: CallController;
   readonly #signal: AbortSignal | undefined;
   /** Where the head (or the failure before it) goes; `null` once reported. */
-  #sink: AttemptSink<HeldAnswer> | null;
+  #sink: AttemptSink<AttemptHandler> | null;
   #controller: DispatchController | null = null;
   /** `held` until the engine decides; then `delivered` (forwarded) or `dropped` (read and ignored). */
   #state: 'waiting' | 'held' | 'delivered' | 'dropped' = 'waiting';
-  #chunks: Buffer[] = [];
+  /** The chunks held while the engine decides; made on the first (a first attempt holds none). */
+  #chunks: Buffer[] | null = null;
   #ended: { trailers: IncomingHttpHeaders } | null = null;
   #failed: Error | null = null;
   /** Why the attempt was aborted before it started, if it was. */
@@ -245,7 +246,7 @@ class AttemptHandler implements DispatchHandler {
     downstream: DispatchHandler,
     call: CallController,
     signal: AbortSignal | undefined,
-    sink: AttemptSink<HeldAnswer>,
+    sink: AttemptSink<AttemptHandler>,
   ) {
     this.#downstream = downstream;
     this.#call = call;
@@ -301,13 +302,15 @@ class AttemptHandler implements DispatchHandler {
     // Not paused: the engine decides at once or within microtasks (its waits come after a drop),
     // and the chunks that arrive meanwhile are held, as few as one read of the socket.
     this.#state = 'held';
-    const answer: HeldAnswer = { status: statusCode, headers, statusMessage, attempt: this };
-    if (sink.answered(answer)) this.deliver(answer);
+    this.status = statusCode;
+    this.headers = headers;
+    this.statusMessage = statusMessage;
+    if (sink.answered(this)) this.deliver();
   }
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
     if (this.#state === 'delivered') this.#downstream.onResponseData?.(this.#call, chunk);
-    else if (this.#state === 'held') this.#chunks.push(chunk);
+    else if (this.#state === 'held') this.#chunks = append(this.#chunks, chunk);
   }
 
   onResponseEnd(_controller: DispatchController, trailers: IncomingHttpHeaders): void {
@@ -327,24 +330,25 @@ class AttemptHandler implements DispatchHandler {
   }
 
   /** The engine returns this answer: the caller's handler gets its head, held chunks and the rest. */
-  deliver(answer: HeldAnswer): void {
+  deliver(): void {
     this.#state = 'delivered';
     const call = this.#call;
     call.target = this.#controller;
     try {
-      this.#forward(answer);
+      this.#forward();
     } catch (error) {
       // A handler that throws ends its response, as undici's own core does.
       this.#controller?.abort(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
-  #forward(answer: HeldAnswer): void {
+  #forward(): void {
     const call = this.#call;
     const downstream = this.#downstream;
-    downstream.onResponseStart?.(call, answer.status, answer.headers, answer.statusMessage);
-    for (const chunk of this.#chunks) downstream.onResponseData?.(call, chunk);
-    this.#chunks = [];
+    downstream.onResponseStart?.(call, this.status, this.headers, this.statusMessage);
+    const chunks = this.#chunks;
+    this.#chunks = null;
+    if (chunks !== null) for (const chunk of chunks) downstream.onResponseData?.(call, chunk);
     if (this.#failed) downstream.onResponseError?.(call, this.#failed);
     else if (this.#ended) downstream.onResponseEnd?.(call, this.#ended.trailers);
   }
@@ -353,13 +357,16 @@ class AttemptHandler implements DispatchHandler {
   drop(): void {
     if (this.#state !== 'held') return;
     this.#state = 'dropped';
-    this.#chunks = [];
+    this.#chunks = null;
   }
 
   #done(): void {
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 }
+
+/** The headers of an attempt whose head is not in yet. */
+const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
 
 function abortReason(signal: AbortSignal | undefined): Error {
   const reason: unknown = signal?.reason;
@@ -379,7 +386,7 @@ class DispatchDescription implements RequestDescription {
 
   constructor(opts: DispatchOptions) {
     this.#opts = opts;
-    this.method = opts.method.toUpperCase();
+    this.method = upperCase(opts.method);
     this.body = typeof opts.body === 'string' ? opts.body : undefined;
   }
 
@@ -392,6 +399,13 @@ class DispatchDescription implements RequestDescription {
     this.#headers ??= headersOf(this.#opts.headers);
     return this.#headers;
   }
+}
+
+/** The methods callers spell in capitals already: no new string per request for them. */
+const UPPER_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function upperCase(method: string): string {
+  return UPPER_METHODS.has(method) ? method : method.toUpperCase();
 }
 
 /** Origins as dispatches name them → as `URL#origin` spells them (the default key). Bounded. */

@@ -100,6 +100,18 @@ describe('rule 7: IETF RateLimit and RateLimit-Policy structured fields (drafts 
     expect(signal).toMatchObject({ ...expected, dialect: 'ietf' });
   });
 
+  it('reads alike whether a value repeats the one before it, comes back later or not (the memos change no result)', () => {
+    const policy = '"a";q=10;w=1';
+    const expected = (remaining: number) => [
+      w({ name: 'a', quota: 10, windowMs: 1_000, remaining, resetInMs: 1_000 }),
+    ];
+    for (const r of [5, 5, 4, 5, 4, 4]) expect(readIetf(`"a";r=${r};t=1`, policy)).toEqual(expected(r));
+    expect(readIetf('"a";r=;t=1', policy)).toEqual([w({ name: 'a', quota: 10, windowMs: 1_000 })]);
+    const first = readIetf('"a";r=3;t=1', policy);
+    (first[0] as { remaining: number | null }).remaining = 99;
+    expect(readIetf('"a";r=3;t=1', policy)).toEqual(expected(3));
+  });
+
   it('keeps every parameter name in one table', () => {
     expect(IETF_PARAMETERS).toEqual({
       quota: 'q',
