@@ -11,7 +11,8 @@
  * loopback under load a request on a connection still being opened, or written by a busy
  * process, arrived 10–190 ms after it left, and its answer came back within 0.2–2 ms (19 ms at
  * worst). So a send arrived at `max(sent, answered − fastest − 3 ms)`, with `fastest` the
- * episode's shortest round trip ({@link WAY_BACK_SLACK_MS}), and none before its first answer
+ * episode's shortest round trip (10 ms, then 30, where that reading contradicts itself: a process
+ * that stalled reads its answers late; {@link WAY_BACK_SLACKS_MS}), and none before its first answer
  * less `fastest` (a batch fired all at once grants its first calls while it is still starting
  * the rest: 7–28 ms for 1,000 on 2 cores). Send times
  * alone read the episode as longer than the server saw it: the bounds widened to 0.57–0.77 × the
@@ -119,9 +120,11 @@ export const UNBOUNDED_RATIO = 8;
 export const BURST_CUSHION = 3;
 /**
  * An answer's way back is taken to be at most this much longer than the episode's fastest round
- * trip (over loopback under load it was 0.2–2 ms, where the way out took 1–190 ms).
+ * trip (over loopback under load it was 0.2–2 ms, where the way out took 1–190 ms); the next
+ * ones are tried, in order, when episodes read so contradict each other (a process that stalled
+ * and read its answers late).
  */
-export const WAY_BACK_SLACK_MS = 3;
+export const WAY_BACK_SLACKS_MS = [3, 10, 30] as const;
 /** Units of slack in the consistency test: answers that overtook each other. */
 const SLACK = 1;
 /** The model's hold after refused probes grows to at most this many times the hint. */
@@ -168,10 +171,10 @@ export function newNoCounters(now: number): NoCountersModelState {
 
 /**
  * Where the server saw the episode's sends (see the top): each arrived at
- * `max(sent, answered − fastest − WAY_BACK_SLACK_MS)`, and none before the episode's first answer
+ * `max(sent, answered − fastest − wayBackSlackMs)`, and none before the episode's first answer
  * less its fastest round trip.
  */
-export function arrivals(e: Episode): Arrivals {
+export function arrivals(e: Episode, wayBackSlackMs: number = WAY_BACK_SLACKS_MS[0]): Arrivals {
   let fastest = Number.POSITIVE_INFINITY;
   let firstAnswer = Number.POSITIVE_INFINITY;
   for (const list of [e.admitted, e.refused])
@@ -180,7 +183,7 @@ export function arrivals(e: Episode): Arrivals {
       firstAnswer = Math.min(firstAnswer, a.answeredAt);
     }
   const first = firstAnswer - fastest; // nothing reached the server before this
-  const back = fastest + WAY_BACK_SLACK_MS; // the longest way back
+  const back = fastest + wayBackSlackMs; // the longest way back
   const arrival = (a: Answered) => Math.max(a.at, first, a.answeredAt - back);
   const admitted = e.admitted.map((a) => ({ at: arrival(a), answeredAt: a.answeredAt, cost: a.cost }));
   admitted.sort((x, y) => x.at - y.at);
@@ -308,6 +311,21 @@ export function paceAt(s: NoCountersModelState, now: number): number {
 }
 
 /**
+ * The consistent rates of `episodes` read with the shortest way back that explains them all
+ * ({@link WAY_BACK_SLACKS_MS}), and the episodes so read; `null` when none does.
+ */
+function explain(
+  episodes: readonly Episode[],
+): { low: number; high: number; seen: readonly Arrivals[] } | null {
+  for (const slack of WAY_BACK_SLACKS_MS) {
+    const seen = episodes.map((e) => arrivals(e, slack));
+    const rates = consistentRates(seen);
+    if (rates) return { ...rates, seen };
+  }
+  return null;
+}
+
+/**
  * What the episodes teach: the consistent rates, lifted by the cycle rate, and the burst. Learned
  * when a probe goes, once every call of the last episode was answered.
  */
@@ -318,9 +336,9 @@ export function learn(
   const cycleRate = (s.admittedUnits * 1000) / Math.max(1, span);
   // Episodes that no single rate explains (timing noise, or a server that changed its limit): the
   // newest two alone, else what was known before.
-  const seen = s.episodes.map(arrivals);
-  const rates = consistentRates(seen) ??
-    consistentRates(seen.slice(-2)) ?? { low: s.rateLow, high: s.rateHigh };
+  const found = explain(s.episodes) ?? explain(s.episodes.slice(-2));
+  const rates = found ?? { low: s.rateLow, high: s.rateHigh };
+  const seen = found?.seen ?? s.episodes.map((e) => arrivals(e));
   // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);

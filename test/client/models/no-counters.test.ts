@@ -10,9 +10,11 @@ import {
   noCountersModel,
   paceAt,
   upperBurst,
+  WAY_BACK_SLACKS_MS,
 } from '../../../src/client/models/no-counters.js';
 import type { BucketConfig } from '../../../src/core/limit.js';
 import { type BucketState, fullBucket, take } from '../../../src/core/token-bucket.js';
+import fixture from '../fixtures/s1b-stalled-episodes.json' with { type: 'json' };
 import { answer } from './helpers.js';
 
 const m = noCountersModel;
@@ -450,5 +452,27 @@ describe('no-counters model', () => {
     s = m.observe(s, answer({ at: at + 1, sentAt: at, mark }));
     for (let i = 1; i < 18; i++) s = m.sent(s, 1, at + 1, ++mark, i - 1);
     expect(m.delay(s, 1, at + 1, 17)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('a process that stalled: the shortest way back that explains the episodes', () => {
+  // Two episodes of a real S1b run at load 5 (200/s, burst 20): in the second the process
+  // stalled and read some answers late, which the 3 ms reading takes for a late way out.
+  const { episodes } = fixture as { episodes: Episode[] };
+  const admittedUnits = episodes.reduce((n, e) => n + e.admitted.length, 0);
+  const refusalAt = Math.min(...episodes[1]!.refused.map((r) => r.answeredAt));
+
+  it('read with a 3 ms way back, no rate explains them', () => {
+    expect(consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[0])))).toBeNull();
+  });
+
+  it('read with the next (10 ms), they bound the rate around 200/s, and the pace is under it', () => {
+    const taught = learn({ ...newNoCounters(0), episodes, firstSentAt: 0, admittedUnits, refusalAt });
+    const rates = consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[1])))!;
+    expect(taught.rateLow).toBe(rates.low);
+    expect(taught.rateLow).toBeGreaterThan(150);
+    expect(taught.rateHigh).toBeGreaterThanOrEqual(200);
+    expect(taught.paceBase).toBeLessThanOrEqual(200);
+    expect(taught.paceBase).toBeGreaterThan(160);
   });
 });
