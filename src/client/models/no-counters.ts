@@ -41,7 +41,8 @@
  *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
  *   half of `min U(low)`: a bucket refills to its cap long before the ramp reaches its rate, so a
  *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
- *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
+ *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (one episode, one equation, bounds nothing;
+ *   nor does a `rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
  *   below it wastes refill. Once bounded it is {@link START_SHARE} of the way up from `rateLow`
  *   (at most {@link START_LIFT} × `rateLow`: the bounds' upper end sits further from the rate than
@@ -342,7 +343,9 @@ export function learn(
   // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
-  const rateHigh = Math.max(rateLow, rates.high);
+  // One episode is one equation: whatever its noise bounds, the rate is not bounded by it (one
+  // read [0, 297]/s, lifted by the cycle rate to [40, 297], and paced the job at 44/s: 4.6 ×).
+  const rateHigh = s.episodes.length < 2 ? Number.POSITIVE_INFINITY : Math.max(rateLow, rates.high);
   // A window (the episodes need less refill than the cycle rate): nothing comes back within an
   // episode, so after the burst one call at a time finds the boundary.
   const window = rates.high < cycleRate;

@@ -476,3 +476,23 @@ describe('a process that stalled: the shortest way back that explains the episod
     expect(taught.paceBase).toBeGreaterThan(160);
   });
 });
+
+describe('one episode bounds nothing', () => {
+  it('even when its noise makes it look bounded: the pace ramps', () => {
+    // The fixture's blind episode alone reads [0, ~310]/s, and the cycle rate lifts the lower end
+    // to ~50/s: under 8 × apart, it looked bounded and paced the job at ~57/s.
+    const [blind] = (fixture as { episodes: Episode[] }).episodes;
+    const alone = consistentRates([arrivals(blind!)])!;
+    expect(alone.high).toBeLessThan(1000);
+    const refusalAt = Math.min(...blind!.refused.map((r) => r.answeredAt));
+    const taught = learn({
+      ...newNoCounters(0),
+      episodes: [blind!],
+      firstSentAt: 0,
+      admittedUnits: blind!.admitted.length,
+      refusalAt,
+    });
+    expect(taught.rateHigh).toBe(Number.POSITIVE_INFINITY);
+    expect(paceAt({ ...newNoCounters(0), ...taught, paceFrom: 0 }, 200)).toBeCloseTo(4 * taught.paceBase, 9);
+  });
+});
