@@ -343,12 +343,13 @@ export function learn(
   // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
-  // One episode is one equation: whatever its noise bounds, the rate is not bounded by it (one
-  // read [0, 297]/s, lifted by the cycle rate to [40, 297], and paced the job at 44/s: 4.6 ×).
-  const rateHigh = s.episodes.length < 2 ? Number.POSITIVE_INFINITY : Math.max(rateLow, rates.high);
   // A window (the episodes need less refill than the cycle rate): nothing comes back within an
   // episode, so after the burst one call at a time finds the boundary.
   const window = rates.high < cycleRate;
+  // For a bucket one episode is one equation: whatever its noise bounds, the rate is not bounded
+  // by it (one read [0, 297]/s, lifted by the cycle rate to [40, 297], and paced at 44/s: 4.6 ×).
+  const rateHigh =
+    s.episodes.length < 2 && !window ? Number.POSITIVE_INFINITY : Math.max(rateLow, rates.high);
   const unbounded = rateHigh > UNBOUNDED_RATIO * rateLow;
   // The largest burst every consistent rate allows: a bucket's at the highest, a window's (its
   // limit) at the lowest. While the rate is unbounded, half of what the lowest allows: a bucket
