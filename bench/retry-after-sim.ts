@@ -4,12 +4,13 @@
  * dialect `none`) or a proxy-like sliding log of 200 per second that counts refusals, both on the
  * manual clock: 1,000 GETs from 16 callers (or, with `--at-once`, all 1,000 fired at once as in
  * S1b), each leg of a round trip 0.5 ms plus up to `jitter` ms, and one leg in `stall-every` up
- * to 15 ms longer. Prints wall ÷ minimum and the refusals per
+ * to 15 ms longer; with `--connect-ms`, a request that finds no idle kept-alive connection opens
+ * one and leaves that much later (a loopback connect on a busy machine: 25–30 ms). Prints wall ÷ minimum and the refusals per
  * seed. What it isolates is the model's own cost, without the CPU noise of real loopback HTTP.
  * Not part of `npm run bench` (no HTTP); run it alone (README, Limits):
  *
  * ```sh
- * node --import tsx bench/retry-after-sim.ts [--jitter 1] [--stall-every 7] [--seeds 8] [--proxy] [--at-once]
+ * node --import tsx bench/retry-after-sim.ts [--jitter 1] [--stall-every 7] [--seeds 8] [--proxy] [--at-once] [--startup-ms 10] [--connect-ms 25]
  * ```
  */
 import { parseArgs } from 'node:util';
@@ -25,11 +26,13 @@ const { values } = parseArgs({
     proxy: { type: 'boolean', default: false },
     'at-once': { type: 'boolean', default: false },
     'startup-ms': { type: 'string', default: '0' },
+    'connect-ms': { type: 'string', default: '0' },
   },
 });
 const jitterMs = Number(values.jitter);
 const stallEvery = Number(values['stall-every']);
 const startupMs = Number(values['startup-ms']);
+const connectMs = Number(values['connect-ms']);
 const N = 1000;
 /** (N − burst) / rate for the bucket; (⌈N / L⌉ − 1) × 1 s for the sliding log. */
 const minimumMs = values.proxy ? 4000 : 4900;
@@ -51,9 +54,14 @@ async function run(seed0: number): Promise<{ ratio: number; refused: number }> {
     0.5 + random() * jitterMs + (stallEvery > 0 && random() < 1 / stallEvery ? random() * 15 : 0);
   const log: number[] = []; // the proxy's sliding log, refused requests too
   let refused = 0;
+  let idle = 0; // kept-alive connections with no request on them
   const transport = async (input: RequestInfo | URL) => {
     // Nothing leaves while the process is still busy starting the batch (`--startup-ms`).
-    await clock.sleep(Math.max(0, start + startupMs - clock.now()) + leg());
+    const startup = Math.max(0, start + startupMs - clock.now());
+    // HTTP/1.1 keep-alive: a request takes an idle connection, or opens one (`--connect-ms`).
+    const connect = idle > 0 ? 0 : connectMs * (1 + random() * 0.2);
+    if (idle > 0) idle--;
+    await clock.sleep(startup + connect + leg());
     let status: number;
     let headers: Headers;
     if (values.proxy) {
@@ -72,6 +80,7 @@ async function run(seed0: number): Promise<{ ratio: number; refused: number }> {
     }
     if (status === 429) refused++;
     await clock.sleep(leg());
+    idle++;
     return new Response(null, { status, headers });
   };
   const start = clock.now();
@@ -101,5 +110,5 @@ for (let s = 1; s <= Number(values.seeds); s++) {
   results.push(`${r.ratio.toFixed(3)}× ${r.refused}×429`);
 }
 console.log(
-  `${values.proxy ? 'counting proxy' : 'token bucket 200/s burst 20, none'}, ${values['at-once'] ? 'all at once' : '16 callers'}, jitter ${jitterMs} ms, stall 1/${stallEvery || '∞'}: ${results.join(', ')}`,
+  `${values.proxy ? 'counting proxy' : 'token bucket 200/s burst 20, none'}, ${values['at-once'] ? 'all at once' : '16 callers'}, jitter ${jitterMs} ms, start ${startupMs} ms, connect ${connectMs} ms, stall 1/${stallEvery || '∞'}: ${results.join(', ')}`,
 );

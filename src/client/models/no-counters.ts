@@ -5,19 +5,23 @@
  * that comes back once per `Retry-After`.
  *
  * An **episode** runs from the first send (or from a probe the server admitted) to its first
- * refusal. What each episode admitted, and when those sends left, bounds `Q` and `r`:
- * - `Q ≥ L(r)`: the units admitted between any two of its sends s ≤ e are at most `Q + r·(e − s)`,
- *   the span taken at its longest (from `s` sent to the latest answer up to `e`): a send reached
- *   the server somewhere between leaving and being answered, and over real HTTP a burst's sends
- *   arrive spread out, so send times alone read `Q` high;
- * - `Q < U(r)`: at a refused send f the server's bucket was empty, although it was full at some
- *   send s before (an episode starts after a rest), so `Q + r·(f − s) < admitted from s on + 1`;
- *   the latest refused send gives the longest spans (the earliest may be one that left first and
- *   arrived last). A span runs from when `s` can have left: a send granted before the episode's
- *   first answer less its fastest round trip did not leave before then (a batch fired all at once
- *   grants its first calls while it is still starting the rest: 7–28 ms for 1,000 on 2 cores, and
- *   a span from the grant read `Q` low by `r` × that, which pushed the consistent rates up past
- *   the rate itself).
+ * refusal. What each episode admitted and refused, and when, bounds `Q` and `r`. Times are the
+ * server's, each send's **arrival**: a send reached the server between leaving and being answered,
+ * and the way back is short and alike for all answers, while the way out is what varies — over
+ * loopback under load a request on a connection still being opened, or written by a busy
+ * process, arrived 10–190 ms after it left, and its answer came back within 0.2–2 ms (19 ms at
+ * worst). So a send arrived at `max(sent, answered − fastest − 3 ms)`, with `fastest` the
+ * episode's shortest round trip (10 ms, then 30, where that reading contradicts itself: a process
+ * that stalled reads its answers late; {@link WAY_BACK_SLACKS_MS}), and none before its first answer
+ * less `fastest` (a batch fired all at once grants its first calls while it is still starting
+ * the rest: 7–28 ms for 1,000 on 2 cores). Send times
+ * alone read the episode as longer than the server saw it: the bounds widened to 0.57–0.77 × the
+ * rate below and 1.3–1.8 × above, and the pace, near the lower one, ran 20 % slow.
+ * - `Q ≥ L(r)`: the units admitted between any two arrivals s ≤ e are at most `Q + r·(e − s)`,
+ *   the span taken at its longest (to the latest answer of the sends that arrived up to `e`);
+ * - `Q < U(r)`: at the latest refused arrival f the server's bucket was empty, although it was
+ *   full at some arrival s before (an episode starts after a rest), so
+ *   `Q + r·(f − s) < admitted from s on + 1`.
  * A rate `r` is consistent when `max L(r) < min U(r)` over the episodes (1 unit of slack for
  * answers that overtook each other): the consistent rates are `[rateLow, rateHigh]`. One episode
  * sent as fast as the calls came pins `Q` (its spans are short), an episode sent slower than its
@@ -37,7 +41,8 @@
  *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
  *   half of `min U(low)`: a bucket refills to its cap long before the ramp reaches its rate, so a
  *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
- *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (`rateHigh` above 8 × `rateLow`) the pace
+ *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (one episode, one equation, bounds nothing;
+ *   nor does a `rateHigh` above 8 × `rateLow`) the pace
  *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
  *   below it wastes refill. Once bounded it is {@link START_SHARE} of the way up from `rateLow`
  *   (at most {@link START_LIFT} × `rateLow`: the bounds' upper end sits further from the rate than
@@ -47,22 +52,27 @@
 import { refill, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
 
-/** An admitted send: when it left, when its answer came, and its units. */
-interface Admitted {
+/** A send that was answered: when it left, when its answer came, and its units. */
+interface Answered {
   at: number;
   answeredAt: number;
   cost: number;
 }
 
-/** One episode: its admitted sends (by send time) and its latest refused send. */
+/** One episode: its admitted sends (by send time) and its refused ones. */
 export interface Episode {
   /** Appended to as its answers come (in place, like the rest of the state). */
-  readonly admitted: Admitted[];
-  /**
-   * When the latest refused send of it left (the bucket was empty at each: the latest makes the
-   * longest span since the episode's start); `null` while none was refused.
-   */
-  refusedAt: number | null;
+  readonly admitted: Answered[];
+  /** Its refused sends (the bucket was empty at each), in the order their refusals came. */
+  readonly refused: Answered[];
+}
+
+/** An episode as the server saw it: each send at its arrival ({@link arrivals}). */
+export interface Arrivals {
+  /** The admitted sends by arrival: when each arrived, when its answer came, its units. */
+  readonly admitted: readonly Answered[];
+  /** The latest arrival of a refused send, or `null` while none was refused. */
+  readonly refusedAt: number | null;
 }
 
 /** State of the no-counters model. */
@@ -109,6 +119,13 @@ export const START_LIFT = 1.1;
 export const UNBOUNDED_RATIO = 8;
 /** Units of the burst left unused after a probe. */
 export const BURST_CUSHION = 3;
+/**
+ * An answer's way back is taken to be at most this much longer than the episode's fastest round
+ * trip (over loopback under load it was 0.2–2 ms, where the way out took 1–190 ms); the next
+ * ones are tried, in order, when episodes read so contradict each other (a process that stalled
+ * and read its answers late).
+ */
+export const WAY_BACK_SLACKS_MS = [3, 10, 30] as const;
 /** Units of slack in the consistency test: answers that overtook each other. */
 const SLACK = 1;
 /** The model's hold after refused probes grows to at most this many times the hint. */
@@ -124,7 +141,7 @@ const GRID_STEPS = 120;
 const FINE_SPAN = 16;
 
 /** An episode with nothing in it yet. */
-const newEpisode = (): Episode => ({ admitted: [], refusedAt: null });
+const newEpisode = (): Episode => ({ admitted: [], refused: [] });
 
 /** A fresh no-counters model: unpaced until the first refusal. */
 export function newNoCounters(now: number): NoCountersModelState {
@@ -154,11 +171,34 @@ export function newNoCounters(now: number): NoCountersModelState {
 }
 
 /**
- * `L(r)`: the most units the episode admitted over any span, less `r` × that span. A send reached
- * the server between its send and its answer, so the span from `s` to `e` is taken at its longest
- * (`e` answered − `s` sent): the bound holds however late the sends left or early the answers came.
+ * Where the server saw the episode's sends (see the top): each arrived at
+ * `max(sent, answered − fastest − wayBackSlackMs)`, and none before the episode's first answer
+ * less its fastest round trip.
  */
-export function lowerBurst(e: Episode, rate: number): number {
+export function arrivals(e: Episode, wayBackSlackMs: number = WAY_BACK_SLACKS_MS[0]): Arrivals {
+  let fastest = Number.POSITIVE_INFINITY;
+  let firstAnswer = Number.POSITIVE_INFINITY;
+  for (const list of [e.admitted, e.refused])
+    for (const a of list) {
+      fastest = Math.min(fastest, a.answeredAt - a.at);
+      firstAnswer = Math.min(firstAnswer, a.answeredAt);
+    }
+  const first = firstAnswer - fastest; // nothing reached the server before this
+  const back = fastest + wayBackSlackMs; // the longest way back
+  const arrival = (a: Answered) => Math.max(a.at, first, a.answeredAt - back);
+  const admitted = e.admitted.map((a) => ({ at: arrival(a), answeredAt: a.answeredAt, cost: a.cost }));
+  admitted.sort((x, y) => x.at - y.at);
+  let refusedAt: number | null = null;
+  for (const a of e.refused) refusedAt = Math.max(refusedAt ?? Number.NEGATIVE_INFINITY, arrival(a));
+  return { admitted, refusedAt };
+}
+
+/**
+ * `L(r)`: the most units the episode admitted over any span, less `r` × that span. The span from
+ * `s` to `e` runs from `s`'s arrival to the latest answer of the sends that arrived up to `e`
+ * (each arrived before its answer came).
+ */
+export function lowerBurst(e: Arrivals, rate: number): number {
   let best = Number.NEGATIVE_INFINITY;
   let before = 0; // units admitted before the current send
   let minStart = Number.POSITIVE_INFINITY; // min over s ≤ e of (units before s − r·t_s)
@@ -173,34 +213,27 @@ export function lowerBurst(e: Episode, rate: number): number {
 }
 
 /**
- * `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). The span
- * from `s` to the refusal runs from when `s` can have left: its grant, or for a send granted
- * before the episode's first answer less its fastest round trip, that instant (see the top).
+ * `U(r)`: above this the episode's refusal is impossible (`Infinity` when it had none). From any
+ * arrival `s` up to the latest refused arrival `f`, the bucket went from full to empty: `Q` is
+ * below the units admitted from `s` on, plus one, less the refill `r · (f − s)`.
  */
-export function upperBurst(e: Episode, rate: number): number {
-  if (e.refusedAt === null) return Number.POSITIVE_INFINITY;
+export function upperBurst(e: Arrivals, rate: number): number {
+  const f = e.refusedAt;
+  if (f === null) return Number.POSITIVE_INFINITY;
   let total = 0;
-  let fastest = Number.POSITIVE_INFINITY; // the episode's shortest round trip
-  let firstAnswer = Number.POSITIVE_INFINITY;
-  for (const a of e.admitted) {
-    total += a.cost;
-    fastest = Math.min(fastest, a.answeredAt - a.at);
-    firstAnswer = Math.min(firstAnswer, a.answeredAt);
-  }
-  const left = firstAnswer - fastest; // no send granted before this had left yet
+  for (const a of e.admitted) total += a.cost;
   let best = Number.NEGATIVE_INFINITY;
   let before = 0;
   for (const a of e.admitted) {
-    if (a.at > e.refusedAt) break;
-    const span = Math.max(0, e.refusedAt - Math.max(a.at, left));
-    best = Math.max(best, total - before + 1 - (rate * span) / 1000);
+    if (a.at > f) break;
+    best = Math.max(best, total - before + 1 - (rate * (f - a.at)) / 1000);
     before += a.cost;
   }
   return best === Number.NEGATIVE_INFINITY ? 1 : best;
 }
 
 /** True when `rate` explains every episode. */
-function consistent(episodes: readonly Episode[], rate: number): boolean {
+function consistent(episodes: readonly Arrivals[], rate: number): boolean {
   let low = Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
   for (const e of episodes) {
@@ -217,7 +250,7 @@ function consistent(episodes: readonly Episode[], rate: number): boolean {
  * two episodes is a few percent wide, and a coarse grid that stepped over it would take a run of
  * noise above it for the rate.
  */
-export function consistentRates(episodes: readonly Episode[]): { low: number; high: number } | null {
+export function consistentRates(episodes: readonly Arrivals[]): { low: number; high: number } | null {
   const coarse = onGrid(episodes, MIN_RATE, MAX_RATE, GRID_STEPS);
   if (coarse === null) return onGrid(episodes, MIN_RATE, MAX_RATE, 10 * GRID_STEPS);
   if (coarse.low <= MIN_RATE || episodes.length < 2) return coarse;
@@ -236,7 +269,7 @@ export function consistentRates(episodes: readonly Episode[]): { low: number; hi
  * A run that reaches `to` ends at the highest consistent rate of the whole grid.
  */
 function onGrid(
-  episodes: readonly Episode[],
+  episodes: readonly Arrivals[],
   from: number,
   to: number,
   steps: number,
@@ -257,7 +290,7 @@ function onGrid(
 }
 
 /** The edge between an inconsistent rate `out` and a consistent one `in_`, to 0.1 %. */
-function refine(episodes: readonly Episode[], out: number, in_: number): number {
+function refine(episodes: readonly Arrivals[], out: number, in_: number): number {
   let a = out;
   let b = in_;
   while (Math.abs(a - b) > b * 1e-3) {
@@ -279,6 +312,21 @@ export function paceAt(s: NoCountersModelState, now: number): number {
 }
 
 /**
+ * The consistent rates of `episodes` read with the shortest way back that explains them all
+ * ({@link WAY_BACK_SLACKS_MS}), and the episodes so read; `null` when none does.
+ */
+function explain(
+  episodes: readonly Episode[],
+): { low: number; high: number; seen: readonly Arrivals[] } | null {
+  for (const slack of WAY_BACK_SLACKS_MS) {
+    const seen = episodes.map((e) => arrivals(e, slack));
+    const rates = consistentRates(seen);
+    if (rates) return { ...rates, seen };
+  }
+  return null;
+}
+
+/**
  * What the episodes teach: the consistent rates, lifted by the cycle rate, and the burst. Learned
  * when a probe goes, once every call of the last episode was answered.
  */
@@ -289,23 +337,26 @@ export function learn(
   const cycleRate = (s.admittedUnits * 1000) / Math.max(1, span);
   // Episodes that no single rate explains (timing noise, or a server that changed its limit): the
   // newest two alone, else what was known before.
-  const rates = consistentRates(s.episodes) ??
-    consistentRates(s.episodes.slice(-2)) ?? { low: s.rateLow, high: s.rateHigh };
+  const found = explain(s.episodes) ?? explain(s.episodes.slice(-2));
+  const rates = found ?? { low: s.rateLow, high: s.rateHigh };
+  const seen = found?.seen ?? s.episodes.map((e) => arrivals(e));
   // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
-  const rateHigh = Math.max(rateLow, rates.high);
   // A window (the episodes need less refill than the cycle rate): nothing comes back within an
   // episode, so after the burst one call at a time finds the boundary.
   const window = rates.high < cycleRate;
+  // For a bucket one episode is one equation: whatever its noise bounds, the rate is not bounded
+  // by it (one read [0, 297]/s, lifted by the cycle rate to [40, 297], and paced at 44/s: 4.6 ×).
+  const rateHigh =
+    s.episodes.length < 2 && !window ? Number.POSITIVE_INFINITY : Math.max(rateLow, rates.high);
   const unbounded = rateHigh > UNBOUNDED_RATIO * rateLow;
   // The largest burst every consistent rate allows: a bucket's at the highest, a window's (its
   // limit) at the lowest. While the rate is unbounded, half of what the lowest allows: a bucket
   // refills to its cap before the ramp reaches its rate, so a smaller burst costs nothing, and one
   // too large costs a whole `Retry-After`.
   let burst = Number.POSITIVE_INFINITY;
-  for (const e of s.episodes)
-    burst = Math.min(burst, upperBurst(e, window || unbounded ? rates.low : rates.high));
+  for (const e of seen) burst = Math.min(burst, upperBurst(e, window || unbounded ? rates.low : rates.high));
   if (unbounded) burst /= 2;
   const paceBase = window
     ? 0
@@ -332,7 +383,9 @@ export function refuse(
     return s;
   }
   if (mark <= s.episodeMark) return s; // a refusal of an episode already learned from
-  s.current.refusedAt = Math.max(s.current.refusedAt ?? sentAt, sentAt);
+  const { refused } = s.current;
+  refused.push({ at: sentAt, answeredAt: now, cost: 1 });
+  if (refused.length > MAX_ADMITTED) refused.shift();
   if (s.phase === 'probe') return s; // one more refusal of the same episode
   s.phase = 'probe';
   s.refusalAt = now;

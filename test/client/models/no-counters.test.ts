@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  arrivals,
   consistentRates,
   type Episode,
   learn,
@@ -9,36 +10,41 @@ import {
   noCountersModel,
   paceAt,
   upperBurst,
+  WAY_BACK_SLACKS_MS,
 } from '../../../src/client/models/no-counters.js';
 import type { BucketConfig } from '../../../src/core/limit.js';
-import { fullBucket, take } from '../../../src/core/token-bucket.js';
+import { type BucketState, fullBucket, take } from '../../../src/core/token-bucket.js';
+import fixture from '../fixtures/s1b-stalled-episodes.json' with { type: 'json' };
 import { answer } from './helpers.js';
 
 const m = noCountersModel;
 
 /**
  * Sends of one unit at `times` (ms) to the core token bucket `config`, as one episode; each is
- * answered `rttMs` after it left.
+ * answered `rttMs` after it left, and reaches the server `outMs(i)` after it left (the way out).
  */
 function episodeAgainst(
   config: BucketConfig,
   times: readonly number[],
   full = fullBucket(config, 0),
   rttMs = 0,
+  outMs: (i: number) => number = () => 0,
 ) {
   let state = full;
   const admitted: { at: number; answeredAt: number; cost: number }[] = [];
-  let refusedAt: number | null = null;
-  for (const at of times) {
-    const r = take(state, config, at);
+  const refused: { at: number; answeredAt: number; cost: number }[] = [];
+  for (const [i, at] of times.entries()) {
+    const arrival = at + outMs(i);
+    const r = take(state, config, arrival);
     state = r.state;
+    const send = { at, answeredAt: arrival + rttMs, cost: 1 };
     if (!r.allowed) {
-      refusedAt = at;
+      refused.push(send);
       break;
     }
-    admitted.push({ at, answeredAt: at + rttMs, cost: 1 });
+    admitted.push(send);
   }
-  return { episode: { admitted, refusedAt } satisfies Episode, state };
+  return { episode: { admitted, refused } satisfies Episode, state };
 }
 
 const every = (from: number, stepMs: number, n: number) =>
@@ -58,10 +64,10 @@ function exchange(
 
 describe('episode bounds L(r) and U(r)', () => {
   // 20 admitted 1 ms apart from t = 0, the 21st (at 20 ms) refused.
-  const fast: Episode = {
+  const fast = arrivals({
     admitted: every(0, 1, 20).map((at) => ({ at, answeredAt: at, cost: 1 })),
-    refusedAt: 20,
-  };
+    refused: [{ at: 20, answeredAt: 20, cost: 1 }],
+  });
   it.each([
     // rate, L: most admitted over a span less rate × span, U: above it the refusal is impossible
     [0, 20, 21],
@@ -72,9 +78,13 @@ describe('episode bounds L(r) and U(r)', () => {
     expect(upperBurst(fast, rate)).toBeCloseTo(high, 9);
   });
 
-  it('a span is taken at its longest for L: from the first send to the latest answer', () => {
-    // The same sends answered 10 ms later: the server may have seen them spread over 29 ms.
-    const late: Episode = { ...fast, admitted: fast.admitted.map((a) => ({ ...a, answeredAt: a.at + 10 })) };
+  it('a span is taken at its longest for L: from the first arrival to the latest answer', () => {
+    // Every round trip 10 ms: each send may have reached the server any time in it, so the
+    // server may have seen the 20 spread over 29 ms.
+    const late = arrivals({
+      admitted: every(0, 1, 20).map((at) => ({ at, answeredAt: at + 10, cost: 1 })),
+      refused: [{ at: 20, answeredAt: 30, cost: 1 }],
+    });
     expect(lowerBurst(late, 200)).toBeCloseTo(20 - 200 * 0.029, 9);
     expect(upperBurst(late, 200)).toBeCloseTo(upperBurst(fast, 200), 9);
   });
@@ -84,13 +94,61 @@ describe('episode bounds L(r) and U(r)', () => {
   });
 });
 
+describe('arrivals: the way out varies, the way back is short', () => {
+  // The fastest round trip is 1 ms (0 → 1); the first answer came at 1.
+  const episode: Episode = {
+    admitted: [
+      { at: 0, answeredAt: 1, cost: 1 },
+      { at: 0, answeredAt: 31, cost: 1 }, // on a connection still being opened
+      { at: 5, answeredAt: 6, cost: 1 },
+      { at: 6, answeredAt: 9, cost: 1 }, // 2 ms slower than the fastest: within the slack
+    ],
+    refused: [
+      { at: 10, answeredAt: 11, cost: 1 },
+      { at: 2, answeredAt: 40, cost: 1 }, // left early, reached the server last
+    ],
+  };
+  const seen = arrivals(episode);
+  it.each([
+    // sent, answered, arrival: max(sent, answered − fastest − 3 ms, first answer − fastest)
+    [0, 1, 0],
+    [0, 31, 27],
+    [5, 6, 5],
+    [6, 9, 6],
+  ])('sent at %s, answered at %s: arrived at %s', (at, answeredAt, arrival) => {
+    const i = episode.admitted.findIndex((a) => a.at === at && a.answeredAt === answeredAt);
+    const arrived = seen.admitted.filter((a) => a.answeredAt === episode.admitted[i]!.answeredAt);
+    expect(arrived.map((a) => a.at)).toEqual([arrival]);
+  });
+
+  it('admitted sends are ordered by arrival; the refusal is the latest refused arrival', () => {
+    expect(seen.admitted.map((a) => a.at)).toEqual([0, 5, 6, 27]);
+    expect(seen.refusedAt).toBe(40 - 1 - 3);
+  });
+
+  it('nothing arrived before the first answer less the fastest round trip (a batch still starting)', () => {
+    // Two granted at 0, a third at 1; the fastest round trip is 30 ms, so the first answer at 31
+    // says nothing reached the server before 1.
+    const starting = arrivals({
+      admitted: [
+        { at: 0, answeredAt: 31, cost: 1 },
+        { at: 0, answeredAt: 31.5, cost: 1 },
+        { at: 1, answeredAt: 31, cost: 1 },
+      ],
+      refused: [],
+    });
+    expect(starting.admitted.map((a) => a.at)).toEqual([1, 1, 1]);
+    expect(starting.refusedAt).toBeNull();
+  });
+});
+
 describe('consistent rates', () => {
   const server: BucketConfig = { burst: 20, rate: 200 };
 
   it('one fast episode pins the burst, not the rate', () => {
     const { episode } = episodeAgainst(server, every(0, 0.25, 40));
     expect(episode.admitted).toHaveLength(21); // 20, and 1 refilled in the 5 ms they took
-    const rates = consistentRates([episode]);
+    const rates = consistentRates([arrivals(episode)]);
     expect(rates?.low).toBe(0);
     expect(rates?.high).toBeGreaterThan(1000);
   });
@@ -100,7 +158,7 @@ describe('consistent rates', () => {
     // After a 1 s gate the bucket is full again; then 250/s drains it in 20 / 50 = 0.4 s.
     const second = episodeAgainst(server, every(1100, 4, 200), first.state);
     expect(second.episode.admitted.length).toBeGreaterThan(90);
-    const rates = consistentRates([first.episode, second.episode]);
+    const rates = consistentRates([first.episode, second.episode].map(arrivals));
     expect(rates).not.toBeNull();
     expect(rates!.low).toBeGreaterThan(190);
     expect(rates!.low).toBeLessThanOrEqual(200);
@@ -118,19 +176,50 @@ describe('consistent rates', () => {
       ...blind.episode,
       admitted: blind.episode.admitted.map((a, i) => (i < 4 ? { ...a, at: 0 } : a)),
     };
-    expect(upperBurst(first, 200)).toBeGreaterThanOrEqual(20);
-    expect(upperBurst(first, 200)).toBeCloseTo(upperBurst(blind.episode, 200), 0);
+    expect(upperBurst(arrivals(first), 200)).toBeGreaterThanOrEqual(20);
+    expect(upperBurst(arrivals(first), 200)).toBeCloseTo(upperBurst(arrivals(blind.episode), 200), 0);
     const second = episodeAgainst(server, every(1100, 4, 200), blind.state, 1);
-    const rates = consistentRates([first, second.episode]);
+    const rates = consistentRates([first, second.episode].map(arrivals));
     expect(rates!.low).toBeLessThanOrEqual(200);
     expect(rates!.high).toBeGreaterThanOrEqual(200);
   });
 
+  it('sends that reach the server late (new connections) still pin the rate near 200/s', () => {
+    // S1b over loopback: requests on connections still being opened (every third here) reach
+    // the server 25 ms after they leave, the others 0.5 ms; every answer comes back 1 ms after
+    // the server decided, and everything in flight is answered (some admitted after the refusal,
+    // the bucket having refilled). Read from send times, the blind episode looks longer than
+    // the server saw it: the lowest consistent rate read 182/s here.
+    const sends = (times: readonly number[], outMs: (i: number) => number, full: BucketState) => {
+      let state = full;
+      const admitted: { at: number; answeredAt: number; cost: number }[] = [];
+      const refused: { at: number; answeredAt: number; cost: number }[] = [];
+      const byArrival = times.map((at, i) => ({ at, arrival: at + outMs(i) }));
+      byArrival.sort((x, y) => x.arrival - y.arrival);
+      for (const { at, arrival } of byArrival) {
+        const r = take(state, server, arrival);
+        state = r.state;
+        (r.allowed ? admitted : refused).push({ at, answeredAt: arrival + 1, cost: 1 });
+      }
+      admitted.sort((x, y) => x.at - y.at);
+      return { episode: { admitted, refused } satisfies Episode, state };
+    };
+    const blind = sends(every(0, 0.5, 40), (i) => (i % 3 === 0 ? 25 : 0.5), fullBucket(server, 0));
+    expect(blind.episode.refused.length).toBeGreaterThan(5);
+    const paced = sends(every(1100, 4, 100), () => 0.5, blind.state);
+    const rates = consistentRates([blind.episode, paced.episode].map(arrivals))!;
+    expect(rates.low).toBeGreaterThan(188);
+    expect(rates.low).toBeLessThanOrEqual(200);
+    expect(rates.high).toBeGreaterThanOrEqual(200);
+    expect(rates.high).toBeLessThan(215);
+  });
+
   it('a window (the same quota every episode, no refill within one) needs no refill at all', () => {
-    const window = (from: number): Episode => ({
-      admitted: every(from, 0.1, 200).map((at) => ({ at, answeredAt: at + 1, cost: 1 })),
-      refusedAt: from + 20,
-    });
+    const window = (from: number) =>
+      arrivals({
+        admitted: every(from, 0.1, 200).map((at) => ({ at, answeredAt: at + 1, cost: 1 })),
+        refused: [{ at: from + 20, answeredAt: from + 21, cost: 1 }],
+      });
     const rates = consistentRates([window(0), window(1100), window(2200)]);
     expect(rates?.low).toBe(0);
   });
@@ -148,12 +237,12 @@ describe('what two episodes teach', () => {
     episodes,
     firstSentAt: 0,
     admittedUnits,
-    refusalAt: second.episode.refusedAt!,
+    refusalAt: second.episode.refused[0]!.answeredAt,
   });
-  const rates = consistentRates(episodes)!;
+  const rates = consistentRates(episodes.map(arrivals))!;
 
   it('the burst is the smallest any consistent rate allows (a bucket’s at the highest), less the cushion', () => {
-    const atHighest = Math.min(...episodes.map((e) => upperBurst(e, rates.high)));
+    const atHighest = Math.min(...episodes.map((e) => upperBurst(arrivals(e), rates.high)));
     expect(taught.burst).toBe(Math.floor(atHighest) - 3);
     expect(taught.burst).toBeLessThanOrEqual(20 - 3);
   });
@@ -173,10 +262,10 @@ describe('what two episodes teach', () => {
       episodes: [first.episode],
       firstSentAt: 0,
       admittedUnits: first.episode.admitted.length,
-      refusalAt: first.episode.refusedAt!,
+      refusalAt: first.episode.refused[0]!.answeredAt,
     });
     expect(one.rateHigh).toBeGreaterThan(8 * one.rateLow);
-    expect(one.burst).toBe(Math.floor(upperBurst(first.episode, 0) / 2) - 3);
+    expect(one.burst).toBe(Math.floor(upperBurst(arrivals(first.episode), 0) / 2) - 3);
     expect(one.paceBase).toBe(one.rateLow);
   });
 });
@@ -232,7 +321,7 @@ describe('no-counters model', () => {
     expect(m.delay(s, 7, 1023, 0)).toBeGreaterThan(0);
   });
 
-  it('an episode keeps its latest refused send: the longest span from its start to an empty bucket', () => {
+  it('an episode keeps its refused sends: the latest arrival makes the longest span to an empty bucket', () => {
     let s = newNoCounters(0);
     for (let i = 0; i < 3; i++) s = m.sent(s, 1, i, i + 1, i);
     s = m.observe(
@@ -243,7 +332,9 @@ describe('no-counters model', () => {
       s,
       answer({ at: 6, sentAt: 0, mark: 1, outcome: 'limited', retryAfterMs: 1000, inFlight: 1 }),
     );
-    expect(s.current.refusedAt).toBe(2);
+    expect(s.current.refused).toHaveLength(2);
+    // Round trips of 3 and 6 ms: the one sent at 0 took the long way out, and arrived at 2 too.
+    expect(arrivals(s.current).refusedAt).toBe(2);
   });
 
   it('a server that keeps refusing after its hint: each refused probe doubles the hold, up to 32 ×', () => {
@@ -361,5 +452,47 @@ describe('no-counters model', () => {
     s = m.observe(s, answer({ at: at + 1, sentAt: at, mark }));
     for (let i = 1; i < 18; i++) s = m.sent(s, 1, at + 1, ++mark, i - 1);
     expect(m.delay(s, 1, at + 1, 17)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('a process that stalled: the shortest way back that explains the episodes', () => {
+  // Two episodes of a real S1b run at load 5 (200/s, burst 20): in the second the process
+  // stalled and read some answers late, which the 3 ms reading takes for a late way out.
+  const { episodes } = fixture as { episodes: Episode[] };
+  const admittedUnits = episodes.reduce((n, e) => n + e.admitted.length, 0);
+  const refusalAt = Math.min(...episodes[1]!.refused.map((r) => r.answeredAt));
+
+  it('read with a 3 ms way back, no rate explains them', () => {
+    expect(consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[0])))).toBeNull();
+  });
+
+  it('read with the next (10 ms), they bound the rate around 200/s, and the pace is under it', () => {
+    const taught = learn({ ...newNoCounters(0), episodes, firstSentAt: 0, admittedUnits, refusalAt });
+    const rates = consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[1])))!;
+    expect(taught.rateLow).toBe(rates.low);
+    expect(taught.rateLow).toBeGreaterThan(150);
+    expect(taught.rateHigh).toBeGreaterThanOrEqual(200);
+    expect(taught.paceBase).toBeLessThanOrEqual(200);
+    expect(taught.paceBase).toBeGreaterThan(160);
+  });
+});
+
+describe('one episode bounds nothing', () => {
+  it('even when its noise makes it look bounded: the pace ramps', () => {
+    // The fixture's blind episode alone reads [0, ~310]/s, and the cycle rate lifts the lower end
+    // to ~50/s: under 8 × apart, it looked bounded and paced the job at ~57/s.
+    const [blind] = (fixture as { episodes: Episode[] }).episodes;
+    const alone = consistentRates([arrivals(blind!)])!;
+    expect(alone.high).toBeLessThan(1000);
+    const refusalAt = Math.min(...blind!.refused.map((r) => r.answeredAt));
+    const taught = learn({
+      ...newNoCounters(0),
+      episodes: [blind!],
+      firstSentAt: 0,
+      admittedUnits: blind!.admitted.length,
+      refusalAt,
+    });
+    expect(taught.rateHigh).toBe(Number.POSITIVE_INFINITY);
+    expect(paceAt({ ...newNoCounters(0), ...taught, paceFrom: 0 }, 200)).toBeCloseTo(4 * taught.paceBase, 9);
   });
 });
