@@ -51,7 +51,7 @@ const allScenarios = ['S1', 'S1B', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9
 for (const name of args.scenarios)
   if (!allScenarios.includes(name))
     throw new Error(`Unknown scenario ${name}; expected one of ${allScenarios}`);
-// The default run (every scenario) trims S1b, S3, S4, S5 and S6 to stay near 6 minutes on 2 cores;
+// The default run (every scenario) trims S1b, S3, S4, S5 and S6 to stay near 11 minutes on 2 cores;
 // a scenario asked for by name, or --full, runs every cell.
 const full = !args.trimmed && (args.full || args.scenarios.length > 0);
 
@@ -224,7 +224,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 9 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent in three reps; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 2 min) runs three alternating reps. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent in three reps; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 2 min) runs three alternating reps. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {
