@@ -39,6 +39,9 @@ export default defineConfig({
           name: 'contract',
           include: ['test/contract/**/*.test.ts', ...timed],
           fileParallelism: false,
+          // Real time on a loaded or slow host: a test that owes a 1 s `Retry-After` or two must not
+          // hit vitest's 5 s default. Still a bound, so a hang fails.
+          testTimeout: 30_000,
           setupFiles,
         },
       },

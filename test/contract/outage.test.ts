@@ -41,5 +41,5 @@ describe('outage', () => {
     } finally {
       await server.close();
     }
-  }, 30_000);
+  });
 });

@@ -67,5 +67,5 @@ describe.each([
     } finally {
       await server.close();
     }
-  }, 30_000);
+  });
 });
