@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { Agent, getGlobalDispatcher, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +186,36 @@ describe('headwayInterceptor', () => {
     await arrived;
     await clock.advance(500);
     expect(await settled).toBeInstanceOf(TimeoutError);
+  });
+
+  it('reads a lower-case method as its capital form: a `get` answered 503 is retried, a `post` is not', async () => {
+    // Node's HTTP server refuses lower-case methods before a handler sees them, so this server
+    // reads the raw request line itself and answers each connection once.
+    const lines: string[] = [];
+    const server = createNetServer((socket) => {
+      socket.once('data', (chunk: Buffer) => {
+        const n = lines.push(chunk.toString('latin1').split('\r\n', 1)[0] ?? '') - 1;
+        const status = n % 2 === 0 ? '503 Service Unavailable' : '200 OK';
+        socket.end(`HTTP/1.1 ${status}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
+    const { dispatcher } = paced(clock);
+    const status = (method: string) =>
+      request(`${url}/${method}`, { dispatcher, method }).then(async (r) => {
+        await r.body.dump();
+        return r.statusCode;
+      });
+    expect(await runUntilSettled(clock, [status('get')], 100)).toEqual([{ status: 'fulfilled', value: 200 }]);
+    expect(lines).toEqual(['get /get HTTP/1.1', 'get /get HTTP/1.1']);
+    expect(await runUntilSettled(clock, [status('post')], 100)).toEqual([
+      { status: 'fulfilled', value: 503 },
+    ]);
+    expect(lines.slice(2)).toEqual(['post /post HTTP/1.1']);
   });
 
   it('refuses a `fetch` option, which an interceptor cannot use', () => {
