@@ -33,14 +33,6 @@ interface PolicyReading {
   readonly unit: string;
 }
 
-/** A valid `RateLimit` item, read. */
-interface CounterReading {
-  readonly name: string;
-  readonly remaining: number;
-  readonly resetInMs: number | null;
-  readonly partitionKey: string | null;
-}
-
 /**
  * Memo of {@link readPolicies} by `RateLimit-Policy` value: a server sends the same policy on
  * every answer, so each value that repeats is read once. The readings are only read, never
@@ -56,12 +48,13 @@ let lastPolicy: string | null = null;
 let lastPolicyReadings: readonly PolicyReading[] | null = null;
 
 /**
- * The last `RateLimit` value read, and its readings. Its counts change on most answers: a memo by
+ * The last `RateLimit` value read, and its items. Its counts change on most answers: a memo by
  * value would hash and file every answer's value for nothing, so only a value that repeats the
- * one before it is not read again.
+ * one before it is not read again. Its items are validated as they become windows
+ * ({@link counterRemaining}): no reading of its own per answer.
  */
 let lastCounters: string | null = null;
-let lastCounterReadings: readonly CounterReading[] | null = null;
+let lastCounterItems: readonly IetfItem[] | null = null;
 
 /** True when the value may hold a named item: no String, no named item, no parse. */
 function mayName(value: string | null): value is string {
@@ -88,14 +81,14 @@ function policyReadings(value: string | null): readonly PolicyReading[] | null {
   return readings;
 }
 
-/** The valid items of a `RateLimit` value, as {@link policyReadings}. */
-function counterReadings(value: string | null): readonly CounterReading[] | null {
+/** The items of a `RateLimit` value, valid or not; `null` when unparsable. */
+function counterItems(value: string | null): readonly IetfItem[] | null {
   if (!mayName(value)) return null;
   if (value !== lastCounters) {
-    lastCounterReadings = readCounters(value);
+    lastCounterItems = ietfItems(value);
     lastCounters = value;
   }
-  return lastCounterReadings;
+  return lastCounterItems;
 }
 
 /** A required non-negative Integer parameter, or `null` (the item is then dropped). */
@@ -130,19 +123,10 @@ function readPolicies(value: string): PolicyReading[] | null {
   return readings ?? [];
 }
 
-/** `RateLimit` items: `r` required, `t` optional. */
-function readCounters(value: string): CounterReading[] | null {
-  const items = ietfItems(value);
-  if (items === null) return null;
-  let readings: CounterReading[] | null = null;
-  for (const item of items) {
-    const remaining = required(item.remaining);
-    const resetInMs = optionalMs(item.reset);
-    if (remaining === null || resetInMs === undefined) continue;
-    const partitionKey = byteSequenceText(item.partitionKey);
-    readings = append(readings, { name: item.name, remaining, resetInMs, partitionKey });
-  }
-  return readings ?? [];
+/** A `RateLimit` item's `r`, or `null` when the item breaks the draft (`r` required, `t` optional): it is then dropped. */
+function counterRemaining(item: IetfItem): number | null {
+  const remaining = required(item.remaining);
+  return remaining !== null && optionalMs(item.reset) !== undefined ? remaining : null;
 }
 
 /** The reading named `name` (none: `undefined`). A linear scan: these lists hold a few windows. */
@@ -161,32 +145,35 @@ function named<R extends { readonly name: string }>(
  * first of each name counts), so each `RateLimit` item meets at most one policy.
  */
 export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
-  const counters = counterReadings(rateLimit);
+  const counters = counterItems(rateLimit);
   const policies = policyReadings(rateLimitPolicy);
   let windows: RateLimitPolicy[] | null = null;
   if (policies !== null)
     for (const policy of policies) {
       const now = named(counters, policy.name);
+      const remaining = now === undefined ? null : counterRemaining(now);
+      const counted = remaining !== null;
       windows = append(windows, {
         name: policy.name,
         quota: policy.quota,
         windowMs: policy.windowMs,
-        remaining: now?.remaining ?? null,
-        resetInMs: now?.resetInMs ?? null,
-        partitionKey: now?.partitionKey ?? policy.partitionKey,
+        remaining,
+        resetInMs: counted ? (optionalMs(now?.reset) ?? null) : null,
+        partitionKey: (counted ? byteSequenceText(now?.partitionKey) : null) ?? policy.partitionKey,
         unit: policy.unit,
       });
     }
   if (counters !== null)
     for (const now of counters) {
-      if (named(policies, now.name) !== undefined) continue;
+      const remaining = counterRemaining(now);
+      if (remaining === null || named(policies, now.name) !== undefined) continue;
       windows = append(windows, {
         name: now.name,
         quota: null,
         windowMs: null,
-        remaining: now.remaining,
-        resetInMs: now.resetInMs,
-        partitionKey: now.partitionKey,
+        remaining,
+        resetInMs: optionalMs(now.reset) ?? null,
+        partitionKey: byteSequenceText(now.partitionKey),
         unit: DEFAULT_UNIT,
       });
     }
