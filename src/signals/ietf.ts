@@ -7,191 +7,175 @@
  * RateLimit: "default";r=50;t=30
  * ```
  *
- * Both are RFC 9651 Lists read by a real parser. A syntax error drops the whole field; an item
+ * Both are RFC 9651 Lists, read by a dedicated scanner for the shapes servers write and by the
+ * `structured-headers` parser for the rest (`ietf-items.ts`). A syntax error drops the whole field; an item
  * that breaks the draft (a name that is not a String; `q`/`r` missing, negative or not an
  * Integer; `w`/`t` present but not a non-negative Integer) is dropped alone; unknown parameters
  * are ignored. `RateLimit` items are matched to policies by name.
  */
-import type { Item, Parameters } from 'structured-headers';
+import type { BareItem } from 'structured-headers';
 import { append } from '../core/append.js';
+import { IETF_PARAMETERS, type IetfItem, ietfItems } from './ietf-items.js';
 import type { RateLimitPolicy } from './signal.js';
-import { asItem, byteSequenceText, nonNegativeInteger, safeParseList } from './structured.js';
+import { byteSequenceText, nonNegativeInteger } from './structured.js';
 
-/**
- * Every parameter name of the IETF fields, in one place: the drafts have renamed them before
- * (draft 08 replaced dictionaries with `q`/`w`/`r`/`t`) and a rename of `r`/`t` is discussed.
- */
-export const IETF_PARAMETERS = {
-  /** `RateLimit-Policy`: quota units per window (required Integer). */
-  quota: 'q',
-  /** `RateLimit-Policy`: window in seconds (optional Integer). */
-  window: 'w',
-  /** `RateLimit-Policy`: quota unit, `requests` when absent (optional String). */
-  quotaUnit: 'qu',
-  /** `RateLimit-Policy` and `RateLimit`: partition key (optional Byte Sequence). */
-  partitionKey: 'pk',
-  /** `RateLimit`: remaining quota units (required Integer). */
-  remaining: 'r',
-  /** `RateLimit`: seconds until the quota resets (optional Integer). */
-  reset: 't',
-} as const;
+export { IETF_PARAMETERS };
 
 /** The default quota unit of the drafts. */
 export const DEFAULT_UNIT = 'requests';
 
-interface NamedItem {
+/** A valid `RateLimit-Policy` item, read. */
+interface PolicyReading {
   readonly name: string;
-  readonly params: Parameters;
+  readonly quota: number;
+  readonly windowMs: number | null;
+  readonly partitionKey: string | null;
+  readonly unit: string;
 }
 
 /**
- * Memo of {@link parseNamedItems} by `RateLimit-Policy` value: a server sends the same policy on
- * every answer, so each value that repeats is parsed once. The items are only read, never
+ * Memo of {@link readPolicies} by `RateLimit-Policy` value: a server sends the same policy on
+ * every answer, so each value that repeats is read once. The readings are only read, never
  * changed. A value enters it the second time it is seen ({@link SEEN_ONCE}), so a value seen once
  * is not kept alive for nothing. Bounded: cleared past 256 values.
  */
-const NAMED_ITEMS = new Map<string, readonly NamedItem[] | null>();
-/** Values parsed once and not kept yet. Bounded: cleared past 64. */
+const POLICIES = new Map<string, readonly PolicyReading[] | null>();
+/** Values read once and not kept yet. Bounded: cleared past 64. */
 const SEEN_ONCE = new Set<string>();
 
+/** The last `RateLimit-Policy` value read, and its readings: comparing with it costs less than hashing a new string. */
+let lastPolicy: string | null = null;
+let lastPolicyReadings: readonly PolicyReading[] | null = null;
+
 /**
- * The last `RateLimit` value parsed, and its items. Its counts change on most answers: a memo by
+ * The last `RateLimit` value read, and its items. Its counts change on most answers: a memo by
  * value would hash and file every answer's value for nothing, so only a value that repeats the
- * one before it is not parsed again.
+ * one before it is not read again. Its items are validated as they become windows
+ * ({@link counterRemaining}): no reading of its own per answer.
  */
 let lastCounters: string | null = null;
-let lastCounterItems: readonly NamedItem[] | null = null;
+let lastCounterItems: readonly IetfItem[] | null = null;
 
 /** True when the value may hold a named item: no String, no named item, no parse. */
 function mayName(value: string | null): value is string {
   return value?.includes('"') ?? false;
 }
 
-/** The last `RateLimit-Policy` value read, and its items: comparing with it costs less than hashing a new string. */
-let lastPolicy: string | null = null;
-let lastPolicyItems: readonly NamedItem[] | null = null;
-
-/** The String-named Items of a `RateLimit-Policy` value, in order, first of each name; `null` when unparsable. */
-function policyItems(value: string | null): readonly NamedItem[] | null {
+/** The valid items of a `RateLimit-Policy` value, in order; `null` when unparsable. */
+function policyReadings(value: string | null): readonly PolicyReading[] | null {
   if (!mayName(value)) return null;
-  if (value === lastPolicy) return lastPolicyItems;
-  let items = NAMED_ITEMS.get(value);
-  if (items === undefined) {
-    items = parseNamedItems(value);
+  if (value === lastPolicy) return lastPolicyReadings;
+  let readings = POLICIES.get(value);
+  if (readings === undefined) {
+    readings = readPolicies(value);
     if (SEEN_ONCE.delete(value)) {
-      if (NAMED_ITEMS.size >= 256) NAMED_ITEMS.clear();
-      NAMED_ITEMS.set(value, items);
+      if (POLICIES.size >= 256) POLICIES.clear();
+      POLICIES.set(value, readings);
     } else {
       if (SEEN_ONCE.size >= 64) SEEN_ONCE.clear();
       SEEN_ONCE.add(value);
     }
   }
   lastPolicy = value;
-  lastPolicyItems = items;
-  return items;
+  lastPolicyReadings = readings;
+  return readings;
 }
 
-/** The String-named Items of a `RateLimit` value, as {@link policyItems}. */
-function counterItems(value: string | null): readonly NamedItem[] | null {
+/** The items of a `RateLimit` value, valid or not; `null` when unparsable. */
+function counterItems(value: string | null): readonly IetfItem[] | null {
   if (!mayName(value)) return null;
   if (value !== lastCounters) {
-    lastCounterItems = parseNamedItems(value);
+    lastCounterItems = ietfItems(value);
     lastCounters = value;
   }
   return lastCounterItems;
 }
 
-function parseNamedItems(value: string): NamedItem[] | null {
-  const list = safeParseList(value);
-  if (list === null) return null;
-  let items: NamedItem[] | null = null;
-  for (const member of list) {
-    const item: Item | null = asItem(member);
-    if (item === null || typeof item[0] !== 'string' || indexOfName(items, item[0]) >= 0) continue;
-    items = append(items, { name: item[0], params: item[1] });
-  }
-  return items ?? [];
-}
-
-/** Where `name` is among `named` (none: `null`), or -1. A linear scan: these lists hold a few windows. */
-function indexOfName(named: readonly { readonly name: string }[] | null, name: string): number {
-  if (named === null) return -1;
-  for (let i = 0; i < named.length; i++) if (named[i]?.name === name) return i;
-  return -1;
-}
-
-/** A `RateLimit` item's reading, matched to its policy by name. */
-interface Current {
-  readonly name: string;
-  readonly remaining: number;
-  readonly resetInMs: number | null;
-  readonly pk: string | null;
-  matched: boolean;
-}
-
 /** A required non-negative Integer parameter, or `null` (the item is then dropped). */
-function required(params: Parameters, name: string): number | null {
-  return nonNegativeInteger(params.get(name));
+function required(value: BareItem | undefined): number | null {
+  return nonNegativeInteger(value);
 }
 
-/** An optional non-negative Integer parameter: `null` when absent, `undefined` when invalid. */
-function optional(params: Parameters, name: string): number | null | undefined {
-  if (!params.has(name)) return null;
-  return nonNegativeInteger(params.get(name)) ?? undefined;
+/** An optional non-negative Integer parameter in ms: `null` when absent, `undefined` when invalid. */
+function optionalMs(value: BareItem | undefined): number | null | undefined {
+  if (value === undefined) return null;
+  const seconds = nonNegativeInteger(value);
+  return seconds === null ? undefined : seconds * 1000;
 }
 
-function unitOf(params: Parameters): string {
-  const unit = params.get(IETF_PARAMETERS.quotaUnit);
+function unitOf(item: IetfItem): string {
+  const unit = item.quotaUnit;
   return typeof unit === 'string' && unit.length > 0 ? unit : DEFAULT_UNIT;
+}
+
+/** `RateLimit-Policy` items: `q` required, `w` optional. */
+function readPolicies(value: string): PolicyReading[] | null {
+  const items = ietfItems(value);
+  if (items === null) return null;
+  let readings: PolicyReading[] | null = null;
+  for (const item of items) {
+    const quota = required(item.quota);
+    const windowMs = optionalMs(item.window);
+    if (quota === null || windowMs === undefined) continue;
+    const partitionKey = byteSequenceText(item.partitionKey);
+    readings = append(readings, { name: item.name, quota, windowMs, partitionKey, unit: unitOf(item) });
+  }
+  return readings ?? [];
+}
+
+/** A `RateLimit` item's `r`, or `null` when the item breaks the draft (`r` required, `t` optional): it is then dropped. */
+function counterRemaining(item: IetfItem): number | null {
+  const remaining = required(item.remaining);
+  return remaining !== null && optionalMs(item.reset) !== undefined ? remaining : null;
+}
+
+/** The reading named `name` (none: `undefined`). A linear scan: these lists hold a few windows. */
+function named<R extends { readonly name: string }>(
+  readings: readonly R[] | null,
+  name: string,
+): R | undefined {
+  if (readings !== null) for (const reading of readings) if (reading.name === name) return reading;
+  return undefined;
 }
 
 /**
  * Reads the IETF fields into windows: one per valid `RateLimit-Policy` item (with the `r`/`t` of
  * the `RateLimit` item of the same name), then one per valid `RateLimit` item without a policy.
- * Empty when neither field holds a valid String-named item.
+ * Empty when neither field holds a valid String-named item. Names are unique in each field (the
+ * first of each name counts), so each `RateLimit` item meets at most one policy.
  */
 export function readIetf(rateLimit: string | null, rateLimitPolicy: string | null): RateLimitPolicy[] {
-  const p = IETF_PARAMETERS;
-  // In order, one per name (the items are): an array, not a Map, for a list of a few.
-  let current: Current[] | null = null;
-  for (const { name, params } of counterItems(rateLimit) ?? []) {
-    const remaining = required(params, p.remaining);
-    const reset = optional(params, p.reset);
-    if (remaining === null || reset === undefined) continue;
-    const pk = byteSequenceText(params.get(p.partitionKey));
-    const reading = { name, remaining, resetInMs: reset === null ? null : reset * 1000, pk, matched: false };
-    current = append(current, reading);
-  }
-
+  const counters = counterItems(rateLimit);
+  const policies = policyReadings(rateLimitPolicy);
   let windows: RateLimitPolicy[] | null = null;
-  for (const { name, params } of policyItems(rateLimitPolicy) ?? []) {
-    const quota = required(params, p.quota);
-    const window = optional(params, p.window);
-    if (quota === null || window === undefined) continue;
-    const at = indexOfName(current, name);
-    const now = at >= 0 && !current?.[at]?.matched ? current?.[at] : undefined;
-    if (now) now.matched = true;
-    windows = append(windows, {
-      name,
-      quota,
-      windowMs: window === null ? null : window * 1000,
-      remaining: now?.remaining ?? null,
-      resetInMs: now?.resetInMs ?? null,
-      partitionKey: now?.pk ?? byteSequenceText(params.get(p.partitionKey)),
-      unit: unitOf(params),
-    });
-  }
-  for (const now of current ?? []) {
-    if (now.matched) continue;
-    windows = append(windows, {
-      name: now.name,
-      quota: null,
-      windowMs: null,
-      remaining: now.remaining,
-      resetInMs: now.resetInMs,
-      partitionKey: now.pk,
-      unit: DEFAULT_UNIT,
-    });
-  }
+  if (policies !== null)
+    for (const policy of policies) {
+      const now = named(counters, policy.name);
+      const remaining = now === undefined ? null : counterRemaining(now);
+      const counted = remaining !== null;
+      windows = append(windows, {
+        name: policy.name,
+        quota: policy.quota,
+        windowMs: policy.windowMs,
+        remaining,
+        resetInMs: counted ? (optionalMs(now?.reset) ?? null) : null,
+        partitionKey: (counted ? byteSequenceText(now?.partitionKey) : null) ?? policy.partitionKey,
+        unit: policy.unit,
+      });
+    }
+  if (counters !== null)
+    for (const now of counters) {
+      const remaining = counterRemaining(now);
+      if (remaining === null || named(policies, now.name) !== undefined) continue;
+      windows = append(windows, {
+        name: now.name,
+        quota: null,
+        windowMs: null,
+        remaining,
+        resetInMs: optionalMs(now.reset) ?? null,
+        partitionKey: byteSequenceText(now.partitionKey),
+        unit: DEFAULT_UNIT,
+      });
+    }
   return windows ?? [];
 }

@@ -11,24 +11,25 @@
  *   delta seconds, epoch seconds or epoch ms (rule 6) → dialect `x-ratelimit`. GitHub's
  *   `x-ratelimit-resource` names the window.
  */
-import type { BareItem, Dictionary } from 'structured-headers';
+import type { BareItem } from 'structured-headers';
 import type { TimeBase } from './clock-skew.js';
 import type { Counters } from './counters.js';
 import { clampPair, counterWindow, largestReset, smallestCount } from './counters.js';
+import { draft7Numbers } from './draft7-dictionary.js';
 import type { Fields } from './fields.js';
 import { trimOws } from './fields.js';
 import { DEFAULT_UNIT } from './ietf.js';
 import { numericResetMs } from './numbers.js';
 import type { RateLimitPolicy } from './signal.js';
-import { asItem, nonNegativeInteger, safeParseDictionary, safeParseList } from './structured.js';
+import { asItem, nonNegativeInteger, safeParseList } from './structured.js';
 
 /** Name of the main window of a legacy family. */
 export const LEGACY_WINDOW_NAME = 'default';
 
 /** A quota policy of the old drafts: `50;w=60` (50 units per 60 s). */
 interface QuotaPolicy {
-  quota: number;
-  windowMs: number | null;
+  readonly quota: number;
+  readonly windowMs: number | null;
 }
 
 /** A number as an RFC 9651 Integer or Decimal gives it, floored (rule 9). */
@@ -36,8 +37,25 @@ function flooredNumber(value: BareItem | undefined): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? Math.floor(value) + 0 : null;
 }
 
+/**
+ * The last value {@link quotaPolicies} read, and its policies: a server sends the same
+ * `RateLimit-Policy` on every answer, so a value that repeats the one before it is not parsed
+ * again. The policies are only read, never changed.
+ */
+let lastQuotaValue: string | null = null;
+let lastQuotaPolicies: readonly QuotaPolicy[] | null = null;
+
 /** The Integer-valued members of a List (`100, 50;w=60`), or `null` unless every member is one. */
-function quotaPolicies(value: string | null): QuotaPolicy[] | null {
+function quotaPolicies(value: string | null): readonly QuotaPolicy[] | null {
+  if (value === null) return null;
+  if (value !== lastQuotaValue) {
+    lastQuotaPolicies = parseQuotaPolicies(value);
+    lastQuotaValue = value;
+  }
+  return lastQuotaPolicies;
+}
+
+function parseQuotaPolicies(value: string): QuotaPolicy[] | null {
   const list = safeParseList(value);
   if (list === null) return null;
   const policies: QuotaPolicy[] = [];
@@ -140,13 +158,13 @@ export function readDraft6(fields: Fields, time: TimeBase): RateLimitPolicy[] {
 
 /** draft-07: `RateLimit: limit=100, remaining=50, reset=5` (+ `RateLimit-Policy: 100;w=60`). */
 export function readDraft7(fields: Fields, time: TimeBase): RateLimitPolicy[] {
-  const dictionary = safeParseDictionary(fields.get('ratelimit'));
+  const numbers = draft7Numbers(fields.get('ratelimit'));
   const policies = quotaPolicies(fields.get('ratelimit-policy')) ?? [];
-  const reset = dictionaryNumber(dictionary, 'reset');
+  const { reset } = numbers;
   const whole = reset === null ? 0 : Math.floor(reset);
   const counters = {
-    limit: flooredNumber(dictionaryNumber(dictionary, 'limit') ?? undefined),
-    remaining: flooredNumber(dictionaryNumber(dictionary, 'remaining') ?? undefined),
+    limit: flooredNumber(numbers.limit ?? undefined),
+    remaining: flooredNumber(numbers.remaining ?? undefined),
     resetInMs: reset === null ? null : numericResetMs(whole, Math.round((reset - whole) * 1000), time),
   };
   if (counters.limit === null && counters.remaining === null && counters.resetInMs === null) {
@@ -157,13 +175,6 @@ export function readDraft7(fields: Fields, time: TimeBase): RateLimitPolicy[] {
 }
 
 const DRAFT_6_FIELDS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
-
-/** The number of a Dictionary member that is an Item holding a number, else `null`. */
-function dictionaryNumber(dictionary: Dictionary | null, key: string): number | null {
-  const member = dictionary?.get(key);
-  const item = member === undefined ? null : asItem(member);
-  return item !== null && typeof item[0] === 'number' && Number.isFinite(item[0]) ? item[0] : null;
-}
 
 /** The two spellings of one family, joined as if they were field lines of one field. */
 function either(fields: Fields, name: string, alias: string): string | null {

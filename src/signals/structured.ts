@@ -3,15 +3,13 @@
  * parser throws) gives `null`, and so does a field too long to be a rate-limit field, so the
  * parser never sees one.
  *
- * Lists take a fast path first: the shape the IETF drafts write (`"name";k=1;k2="s", …`: String
- * items whose parameters are Integers, Strings or bare keys) is read by one forward scan, several
- * times faster than the package, which reads anything else. The fast path
- * accepts a strict subset of RFC 9651 and gives the same result as the package on it (a property
- * test checks this); on anything else it steps aside.
+ * {@link FieldScan} reads the pieces of RFC 9651 that rate-limit fields use (Strings, keys,
+ * Integers, bare keys, the commas between members), exactly as the package reads them, for the
+ * dedicated readers of those fields (`ietf-items.ts`): on anything else they step aside and the
+ * package decides.
  */
-import type { BareItem, Dictionary, InnerList, Item, List, Parameters } from 'structured-headers';
+import type { BareItem, Dictionary, InnerList, Item, List } from 'structured-headers';
 import { arrayBufferToBase64, parseDictionary, parseList } from 'structured-headers';
-import { append } from '../core/append.js';
 import { MAX_FIELD_LENGTH } from './fields.js';
 
 const SP = 0x20;
@@ -22,6 +20,7 @@ const SEMICOLON = 0x3b;
 const COMMA = 0x2c;
 const EQUALS = 0x3d;
 const MINUS = 0x2d;
+const PERIOD = 0x2e;
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
@@ -33,104 +32,123 @@ function isLcAlpha(c: number): boolean {
 
 /** `lcalpha / DIGIT / "_" / "-" / "." / "*"`: the rest of a key. */
 function isKeyChar(c: number): boolean {
-  return isLcAlpha(c) || isDigit(c) || c === 0x5f || c === MINUS || c === 0x2e || c === 0x2a;
+  return isLcAlpha(c) || isDigit(c) || c === 0x5f || c === MINUS || c === PERIOD || c === 0x2a;
 }
 
 /**
- * The fast path: a List of String Items with Integer, String or Boolean-true parameters, read
- * exactly as `structured-headers` reads it (same whitespace rules, same limits: 15 Integer
- * digits, printable ASCII in Strings); `undefined` for any other input, which the package then
- * decides. A single forward scan: linear.
+ * A forward scan over one field value: each method reads one piece at {@link pos} and moves past
+ * it, or returns `undefined` for input it does not read exactly as `structured-headers` does (same
+ * whitespace rules, same limits: 15 Integer digits, printable ASCII in Strings). A reader that
+ * gets `undefined` leaves the whole value to the package. Linear: nothing is read twice.
  */
-export function fastParseList(text: string): List | undefined {
-  const end = text.length;
-  let pos = 0;
-  while (text.charCodeAt(pos) === SP) pos++;
-  let list: List | null = null;
-  if (pos === end) return [];
-  for (;;) {
-    const name = readString(text, pos);
-    if (name === undefined) return undefined;
-    pos = stringEnd;
-    const params: Parameters = new Map();
-    while (text.charCodeAt(pos) === SEMICOLON) {
-      pos++;
-      while (text.charCodeAt(pos) === SP) pos++;
-      const keyStart = pos;
-      const first = text.charCodeAt(pos);
-      if (!isLcAlpha(first) && first !== 0x2a) return undefined;
-      pos++;
-      while (pos < end && isKeyChar(text.charCodeAt(pos))) pos++;
-      const key = text.slice(keyStart, pos);
-      let value: BareItem = true;
-      if (text.charCodeAt(pos) === EQUALS) {
-        pos++;
-        const c = text.charCodeAt(pos);
-        if (c === QUOTE) {
-          const string = readString(text, pos);
-          if (string === undefined) return undefined;
-          pos = stringEnd;
-          value = string;
-        } else {
-          const negative = c === MINUS;
-          if (negative) pos++;
-          const digitsStart = pos;
-          let integer = 0;
-          for (let d = text.charCodeAt(pos); isDigit(d); d = text.charCodeAt(++pos))
-            integer = integer * 10 + d - 0x30;
-          const digits = pos - digitsStart;
-          if (digits === 0 || digits > 15 || text.charCodeAt(pos) === 0x2e /* . */) return undefined;
-          value = negative ? -integer : integer;
-        }
+export class FieldScan {
+  readonly text: string;
+  pos = 0;
+
+  /** Starts past the leading spaces, as the package does. */
+  constructor(text: string) {
+    this.text = text;
+    while (text.charCodeAt(this.pos) === SP) this.pos++;
+  }
+
+  get atEnd(): boolean {
+    return this.pos >= this.text.length;
+  }
+
+  /** A String, unescaped. */
+  string(): string | undefined {
+    const text = this.text;
+    if (text.charCodeAt(this.pos) !== QUOTE) return undefined;
+    let out = '';
+    let from = this.pos + 1;
+    let pos = from;
+    while (pos < text.length) {
+      const c = text.charCodeAt(pos);
+      if (c === QUOTE) {
+        this.pos = pos + 1;
+        return out + text.slice(from, pos);
       }
-      params.set(key, value);
+      if (c === BACKSLASH) {
+        const next = text.charCodeAt(pos + 1);
+        if (next !== QUOTE && next !== BACKSLASH) return undefined;
+        out += text.slice(from, pos);
+        from = pos + 1;
+        pos += 2;
+      } else if (c < 0x20 || c > 0x7e) return undefined;
+      else pos++;
     }
-    list = append(list, [name, params]);
+    return undefined;
+  }
+
+  /** True (and past it and the spaces after it) when a parameter follows: `;`. */
+  parameter(): boolean {
+    if (this.text.charCodeAt(this.pos) !== SEMICOLON) return false;
+    this.pos++;
+    while (this.text.charCodeAt(this.pos) === SP) this.pos++;
+    return true;
+  }
+
+  /** A key (of a parameter or a Dictionary member). */
+  key(): string | undefined {
+    const text = this.text;
+    const start = this.pos;
+    const first = text.charCodeAt(start);
+    if (!isLcAlpha(first) && first !== 0x2a) return undefined;
+    let pos = start + 1;
+    while (pos < text.length && isKeyChar(text.charCodeAt(pos))) pos++;
+    this.pos = pos;
+    return text.slice(start, pos);
+  }
+
+  /** After a key: `=` and an Integer or a String, or no `=` (Boolean true). */
+  value(): number | string | true | undefined {
+    if (this.text.charCodeAt(this.pos) !== EQUALS) return true;
+    this.pos++;
+    return this.text.charCodeAt(this.pos) === QUOTE ? this.string() : this.integer();
+  }
+
+  /** An Integer (not a Decimal: the package's Decimal arithmetic is left to it). */
+  integer(): number | undefined {
+    const text = this.text;
+    let pos = this.pos;
+    const negative = text.charCodeAt(pos) === MINUS;
+    if (negative) pos++;
+    const digitsStart = pos;
+    let integer = 0;
+    for (let d = text.charCodeAt(pos); isDigit(d); d = text.charCodeAt(++pos))
+      integer = integer * 10 + d - 0x30;
+    const digits = pos - digitsStart;
+    if (digits === 0 || digits > 15 || text.charCodeAt(pos) === PERIOD) return undefined;
+    this.pos = pos;
+    return negative ? -integer : integer;
+  }
+
+  /**
+   * After a member: optional whitespace, then the end (`false`) or a comma and the whitespace
+   * before the next member (`true`); `undefined` for anything else, a trailing comma included.
+   */
+  nextMember(): boolean | undefined {
+    const text = this.text;
+    let pos = this.pos;
     let c = text.charCodeAt(pos);
     while (c === SP || c === HTAB) c = text.charCodeAt(++pos);
-    if (pos === end) return list;
+    if (pos >= text.length) {
+      this.pos = pos;
+      return false;
+    }
     if (c !== COMMA) return undefined;
     c = text.charCodeAt(++pos);
     while (c === SP || c === HTAB) c = text.charCodeAt(++pos);
-    if (pos === end) return undefined; // a trailing comma
+    this.pos = pos;
+    return pos >= text.length ? undefined : true;
   }
-}
-
-/** Where the last {@link readString} stopped: just past the closing quote. */
-let stringEnd = 0;
-
-/**
- * The String whose opening quote is at `start`, unescaped; `undefined` unless it is a valid
- * RFC 9651 String. Sets {@link stringEnd}.
- */
-function readString(text: string, start: number): string | undefined {
-  if (text.charCodeAt(start) !== QUOTE) return undefined;
-  let out = '';
-  let from = start + 1;
-  let pos = from;
-  while (pos < text.length) {
-    const c = text.charCodeAt(pos);
-    if (c === QUOTE) {
-      stringEnd = pos + 1;
-      return out + text.slice(from, pos);
-    }
-    if (c === BACKSLASH) {
-      const next = text.charCodeAt(pos + 1);
-      if (next !== QUOTE && next !== BACKSLASH) return undefined;
-      out += text.slice(from, pos);
-      from = pos + 1;
-      pos += 2;
-    } else if (c < 0x20 || c > 0x7e) return undefined;
-    else pos++;
-  }
-  return undefined;
 }
 
 /** An RFC 9651 List, or `null` on a syntax error. */
 export function safeParseList(value: string | null): List | null {
   if (value === null || value.length > MAX_FIELD_LENGTH) return null;
   try {
-    return fastParseList(value) ?? parseList(value);
+    return parseList(value);
   } catch {
     return null;
   }

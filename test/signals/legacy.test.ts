@@ -140,4 +140,20 @@ describe('rule 8: older drafts and the X-RateLimit family', () => {
   ] as const)('RateLimit: %s is read as %s', (value, dialect) => {
     expect(read(200, { RateLimit: value }).dialect).toBe(dialect);
   });
+
+  it('reads a RateLimit-Policy alike whether it repeats the one before it or not (the memo changes no result)', () => {
+    const at = (policy: string) =>
+      read(200, { RateLimit: 'limit=10, remaining=4, reset=1', 'RateLimit-Policy': policy }).policies;
+    const hourly = at('10;w=1, 1000;w=3600');
+    const expected = [
+      w({ quota: 10, windowMs: 1_000, remaining: 4, resetInMs: 1_000 }),
+      w({ name: '1000;w=3600', quota: 1000, windowMs: 3_600_000 }),
+    ];
+    expect(hourly).toEqual(expected);
+    (hourly[1] as { quota: number | null }).quota = 99;
+    expect(at('10;w=1, 1000;w=3600')).toEqual(expected);
+    expect(at('10;w=1')).toEqual([w({ quota: 10, windowMs: 1_000, remaining: 4, resetInMs: 1_000 })]);
+    expect(at('10;w=1, 1000;w=3600')).toEqual(expected);
+    expect(at('10;w=')).toEqual([w({ quota: 10, remaining: 4, resetInMs: 1_000 })]);
+  });
 });
