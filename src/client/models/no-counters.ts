@@ -11,9 +11,12 @@
  * loopback under load a request on a connection still being opened, or written by a busy
  * process, arrived 10–190 ms after it left, and its answer came back within 0.2–2 ms (19 ms at
  * worst). So a send arrived at `max(sent, answered − fastest − 3 ms)`, with `fastest` the
- * episode's shortest round trip (10 ms, then 30, where that reading contradicts itself: a process
- * that stalled reads its answers late; {@link WAY_BACK_SLACKS_MS}), and none before its first answer
- * less `fastest` (a batch fired all at once grants its first calls while it is still starting
+ * shortest round trip of any episode: the way back is alike for all, and a blind burst on
+ * connections still being opened has no round trip of its own under 5–15 ms where a later episode
+ * on kept-alive connections has 0.3–1.5 ms. The 3 ms become 10, then 30, where that reading
+ * contradicts itself (a process that stalled reads its answers late; {@link WAY_BACK_SLACKS_MS}).
+ * None arrived before the episode's first answer less its own fastest round trip (a batch fired
+ * all at once grants its first calls while it is still starting
  * the rest: 7–28 ms for 1,000 on 2 cores). Send times
  * alone read the episode as longer than the server saw it: the bounds widened to 0.57–0.77 × the
  * rate below and 1.3–1.8 × above, and the pace, near the lower one, ran 20 % slow.
@@ -39,15 +42,19 @@
  *   that keeps counting past its hint cannot lock the key out.
  * - **Paced:** after the probe, the largest burst every consistent rate allows (`min U(high)`; a
  *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
- *   half of `min U(low)`: a bucket refills to its cap long before the ramp reaches its rate, so a
- *   smaller burst costs nothing, while one too large costs a whole `Retry-After`. A window (episodes that need less refill than the cycle rate) gets no
- *   pace: after its burst one call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (one episode, one equation, bounds nothing;
- *   nor does a `rateHigh` above 8 × `rateLow`) the pace
- *   starts at `rateLow` and doubles every {@link RAMP_STEP_MS}: the rate has to be found, and time
- *   below it wastes refill. Once bounded it is {@link START_SHARE} of the way up from `rateLow`
- *   (at most {@link START_LIFT} × `rateLow`: the bounds' upper end sits further from the rate than
- *   their lower one) and stays there: one more refusal costs a whole `Retry-After`, far more than
- *   pacing a few percent slow.
+ *   half of `min U` at the ramp's first rate: a bucket refills to its cap before the ramp reaches
+ *   its rate, so a smaller burst costs little, while one too large costs a whole `Retry-After`. A
+ *   window (episodes that need less refill than the cycle rate) gets no pace: after its burst one
+ *   call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (one episode,
+ *   one equation, bounds nothing; nor does a `rateHigh` above 8 × `rateLow`) the pace starts at
+ *   {@link rampStart} (up to 4 × `rateLow`: the cycle rate counts the whole gate as time the bucket
+ *   refilled only its burst, and a ramp from it spent its first doublings with the bucket full) and
+ *   doubles every {@link RAMP_STEP_MS}; the slower doubling drains the bucket over longer, which
+ *   pins the rate closer (the second episode's drain is what bounds it: 140–150 ms at 100 ms per
+ *   doubling, a rate range ±10 % wide). Once bounded the pace is {@link START_SHARE} of the way up
+ *   from `rateLow` (at most {@link START_LIFT} × `rateLow`: over loopback the rate sat 0.1–0.7 of
+ *   the way up, and 0.4 passed it in 3 of 19 runs) and stays there: one more refusal costs a whole
+ *   `Retry-After`, far more than pacing a few percent slow.
  */
 import { refill, type Tokens, tokenDelay, tokensAt } from './bucket.js';
 import type { ServerModel } from './model.js';
@@ -108,13 +115,18 @@ export interface NoCountersModelState extends Tokens {
 }
 
 /** The pace doubles this often while the rate is unbounded. */
-export const RAMP_STEP_MS = 100;
+export const RAMP_STEP_MS = 200;
+/**
+ * While the rate is unbounded the ramp starts at up to this many times `rateLow` (the cycle
+ * rate), and at most half the rate the last episode admitted over its own span.
+ */
+export const RAMP_START = 4;
 /**
  * Once bounded, the pace is this share of the way from `rateLow` to `rateHigh`, and at most
  * {@link START_LIFT} × `rateLow` (wide bounds say little about where in them the rate lies).
  */
-export const START_SHARE = 0.4;
-export const START_LIFT = 1.1;
+export const START_SHARE = 0.25;
+export const START_LIFT = 1.05;
 /** A `rateHigh` above this many times `rateLow` bounds nothing useful: the pace ramps. */
 export const UNBOUNDED_RATIO = 8;
 /** Units of the burst left unused after a probe. */
@@ -170,27 +182,57 @@ export function newNoCounters(now: number): NoCountersModelState {
   };
 }
 
+/** How {@link arrivals} reads an episode: the slack on the way back, and the fastest round trip of any episode. */
+export interface ArrivalReading {
+  wayBackSlackMs?: number;
+  fastestMs?: number;
+}
+
+/** The shortest round trip of any answered send of `e` (`Infinity` when none was answered). */
+export function fastestRoundTrip(e: Episode): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (const list of [e.admitted, e.refused])
+    for (const a of list) fastest = Math.min(fastest, a.answeredAt - a.at);
+  return fastest;
+}
+
 /**
  * Where the server saw the episode's sends (see the top): each arrived at
- * `max(sent, answered − fastest − wayBackSlackMs)`, and none before the episode's first answer
- * less its fastest round trip.
+ * `max(sent, answered − back − wayBackSlackMs)`, and none before the episode's first answer less
+ * its own fastest round trip. `back`, the way back, is the episode's fastest round trip, or
+ * `fastestMs` when shorter: the way back is alike for all answers, so the fastest round trip of
+ * any episode bounds it for all of them (a blind burst on connections still being opened has
+ * none of its own under 5–15 ms, and read with its own it loses those 5–15 ms of every span).
  */
-export function arrivals(e: Episode, wayBackSlackMs: number = WAY_BACK_SLACKS_MS[0]): Arrivals {
-  let fastest = Number.POSITIVE_INFINITY;
+export function arrivals(
+  e: Episode,
+  { wayBackSlackMs = WAY_BACK_SLACKS_MS[0], fastestMs = Number.POSITIVE_INFINITY }: ArrivalReading = {},
+): Arrivals {
+  const fastest = fastestRoundTrip(e);
   let firstAnswer = Number.POSITIVE_INFINITY;
   for (const list of [e.admitted, e.refused])
-    for (const a of list) {
-      fastest = Math.min(fastest, a.answeredAt - a.at);
-      firstAnswer = Math.min(firstAnswer, a.answeredAt);
-    }
+    for (const a of list) firstAnswer = Math.min(firstAnswer, a.answeredAt);
   const first = firstAnswer - fastest; // nothing reached the server before this
-  const back = fastest + wayBackSlackMs; // the longest way back
+  const back = Math.min(fastest, fastestMs) + wayBackSlackMs; // the longest way back
   const arrival = (a: Answered) => Math.max(a.at, first, a.answeredAt - back);
   const admitted = e.admitted.map((a) => ({ at: arrival(a), answeredAt: a.answeredAt, cost: a.cost }));
   admitted.sort((x, y) => x.at - y.at);
   let refusedAt: number | null = null;
   for (const a of e.refused) refusedAt = Math.max(refusedAt ?? Number.NEGATIVE_INFINITY, arrival(a));
   return { admitted, refusedAt };
+}
+
+/**
+ * The episodes as the server saw them, each read with `wayBackSlackMs` and the fastest round trip
+ * of them all ({@link arrivals}).
+ */
+export function readEpisodes(
+  episodes: readonly Episode[],
+  wayBackSlackMs: number = WAY_BACK_SLACKS_MS[0],
+): Arrivals[] {
+  let fastestMs = Number.POSITIVE_INFINITY;
+  for (const e of episodes) fastestMs = Math.min(fastestMs, fastestRoundTrip(e));
+  return episodes.map((e) => arrivals(e, { wayBackSlackMs, fastestMs }));
 }
 
 /**
@@ -319,7 +361,7 @@ function explain(
   episodes: readonly Episode[],
 ): { low: number; high: number; seen: readonly Arrivals[] } | null {
   for (const slack of WAY_BACK_SLACKS_MS) {
-    const seen = episodes.map((e) => arrivals(e, slack));
+    const seen = readEpisodes(episodes, slack);
     const rates = consistentRates(seen);
     if (rates) return { ...rates, seen };
   }
@@ -339,7 +381,7 @@ export function learn(
   // newest two alone, else what was known before.
   const found = explain(s.episodes) ?? explain(s.episodes.slice(-2));
   const rates = found ?? { low: s.rateLow, high: s.rateHigh };
-  const seen = found?.seen ?? s.episodes.map((e) => arrivals(e));
+  const seen = found?.seen ?? readEpisodes(s.episodes);
   // A window refills nothing within an episode (its consistent rates are near 0) but once a cycle:
   // the cycle rate stands even above what the episodes allow.
   const rateLow = Math.max(MIN_RATE, rates.low, cycleRate);
@@ -352,18 +394,37 @@ export function learn(
     s.episodes.length < 2 && !window ? Number.POSITIVE_INFINITY : Math.max(rateLow, rates.high);
   const unbounded = rateHigh > UNBOUNDED_RATIO * rateLow;
   // The largest burst every consistent rate allows: a bucket's at the highest, a window's (its
-  // limit) at the lowest. While the rate is unbounded, half of what the lowest allows: a bucket
-  // refills to its cap before the ramp reaches its rate, so a smaller burst costs nothing, and one
-  // too large costs a whole `Retry-After`.
+  // limit) at the lowest. While the rate is unbounded, half of what the ramp's first rate allows
+  // (not the lowest: after a long blind episode half of that was above the burst, and a second
+  // episode refused at once bounds nothing): one too large costs a whole `Retry-After`.
+  const ramp = rampStart(seen.at(-1), rateLow);
   let burst = Number.POSITIVE_INFINITY;
-  for (const e of seen) burst = Math.min(burst, upperBurst(e, window || unbounded ? rates.low : rates.high));
+  for (const e of seen)
+    burst = Math.min(burst, upperBurst(e, window ? rates.low : unbounded ? ramp : rates.high));
   if (unbounded) burst /= 2;
   const paceBase = window
     ? 0
     : unbounded
-      ? rateLow
+      ? ramp
       : Math.min(START_LIFT * rateLow, rateLow + START_SHARE * (rateHigh - rateLow));
   return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
+}
+
+/**
+ * Where the ramp starts while the rate is unbounded: {@link RAMP_START} × `rateLow`, but not above
+ * half of what the last episode admitted per second of its own span (with `Q + r·T` admitted over
+ * a span `T`, that half is below `r` once `T` is long enough to refill `Q`), nor below `rateLow`.
+ * `rateLow` is the cycle rate, which counts the whole `Retry-After` as time the server refilled
+ * only its burst: after a short episode it sits far below a bucket's rate, and a ramp from it
+ * spends its first doublings with the bucket full.
+ */
+export function rampStart(e: Arrivals | undefined, rateLow: number): number {
+  const first = e?.admitted[0];
+  if (!e || !first || e.refusedAt === null) return rateLow;
+  let units = 0;
+  for (const a of e.admitted) units += a.cost;
+  const own = (units * 1000) / Math.max(1, e.refusedAt - first.at);
+  return Math.max(rateLow, Math.min(RAMP_START * rateLow, own / 2));
 }
 
 /** A refusal of the send marked `mark` (sent at `sentAt`), at `now`, with the server's hint. */

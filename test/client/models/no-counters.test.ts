@@ -9,6 +9,9 @@ import {
   newNoCounters,
   noCountersModel,
   paceAt,
+  RAMP_STEP_MS,
+  rampStart,
+  readEpisodes,
   upperBurst,
   WAY_BACK_SLACKS_MS,
 } from '../../../src/client/models/no-counters.js';
@@ -158,7 +161,7 @@ describe('consistent rates', () => {
     // After a 1 s gate the bucket is full again; then 250/s drains it in 20 / 50 = 0.4 s.
     const second = episodeAgainst(server, every(1100, 4, 200), first.state);
     expect(second.episode.admitted.length).toBeGreaterThan(90);
-    const rates = consistentRates([first.episode, second.episode].map(arrivals));
+    const rates = consistentRates([first.episode, second.episode].map((e) => arrivals(e)));
     expect(rates).not.toBeNull();
     expect(rates!.low).toBeGreaterThan(190);
     expect(rates!.low).toBeLessThanOrEqual(200);
@@ -179,7 +182,7 @@ describe('consistent rates', () => {
     expect(upperBurst(arrivals(first), 200)).toBeGreaterThanOrEqual(20);
     expect(upperBurst(arrivals(first), 200)).toBeCloseTo(upperBurst(arrivals(blind.episode), 200), 0);
     const second = episodeAgainst(server, every(1100, 4, 200), blind.state, 1);
-    const rates = consistentRates([first, second.episode].map(arrivals));
+    const rates = consistentRates([first, second.episode].map((e) => arrivals(e)));
     expect(rates!.low).toBeLessThanOrEqual(200);
     expect(rates!.high).toBeGreaterThanOrEqual(200);
   });
@@ -207,7 +210,7 @@ describe('consistent rates', () => {
     const blind = sends(every(0, 0.5, 40), (i) => (i % 3 === 0 ? 25 : 0.5), fullBucket(server, 0));
     expect(blind.episode.refused.length).toBeGreaterThan(5);
     const paced = sends(every(1100, 4, 100), () => 0.5, blind.state);
-    const rates = consistentRates([blind.episode, paced.episode].map(arrivals))!;
+    const rates = consistentRates([blind.episode, paced.episode].map((e) => arrivals(e)))!;
     expect(rates.low).toBeGreaterThan(188);
     expect(rates.low).toBeLessThanOrEqual(200);
     expect(rates.high).toBeGreaterThanOrEqual(200);
@@ -239,7 +242,7 @@ describe('what two episodes teach', () => {
     admittedUnits,
     refusalAt: second.episode.refused[0]!.answeredAt,
   });
-  const rates = consistentRates(episodes.map(arrivals))!;
+  const rates = consistentRates(episodes.map((e) => arrivals(e)))!;
 
   it('the burst is the smallest any consistent rate allows (a bucket’s at the highest), less the cushion', () => {
     const atHighest = Math.min(...episodes.map((e) => upperBurst(arrivals(e), rates.high)));
@@ -247,16 +250,16 @@ describe('what two episodes teach', () => {
     expect(taught.burst).toBeLessThanOrEqual(20 - 3);
   });
 
-  it('the pace starts 40 % of the way up the consistent rates, at most 1.1 × the lowest', () => {
+  it('the pace starts a quarter of the way up the consistent rates, at most 1.05 × the lowest', () => {
     expect(taught.rateLow).toBe(rates.low);
     expect(taught.paceBase).toBeCloseTo(
-      Math.min(1.1 * rates.low, rates.low + 0.4 * (rates.high - rates.low)),
+      Math.min(1.05 * rates.low, rates.low + 0.25 * (rates.high - rates.low)),
       9,
     );
     expect(taught.paceBase).toBeLessThanOrEqual(200);
   });
 
-  it('after one episode the rate is unbounded: half the burst at once, the pace ramps from the cycle rate', () => {
+  it('after one episode the rate is unbounded: half the burst at once, the pace ramps from above the cycle rate', () => {
     const one = learn({
       ...newNoCounters(0),
       episodes: [first.episode],
@@ -265,8 +268,11 @@ describe('what two episodes teach', () => {
       refusalAt: first.episode.refused[0]!.answeredAt,
     });
     expect(one.rateHigh).toBeGreaterThan(8 * one.rateLow);
-    expect(one.burst).toBe(Math.floor(upperBurst(arrivals(first.episode), 0) / 2) - 3);
-    expect(one.paceBase).toBe(one.rateLow);
+    const [seen] = readEpisodes([first.episode]);
+    const start = rampStart(seen, one.rateLow);
+    expect(start).toBeGreaterThan(one.rateLow);
+    expect(one.burst).toBe(Math.floor(upperBurst(seen!, start) / 2) - 3);
+    expect(one.paceBase).toBe(start);
   });
 });
 
@@ -275,9 +281,9 @@ describe('pace', () => {
   it.each([
     // rateHigh, ms after the pace started, pace
     [Number.POSITIVE_INFINITY, 0, 100],
-    [Number.POSITIVE_INFINITY, 100, 200],
-    [Number.POSITIVE_INFINITY, 250, 100 * 2 ** 2.5],
-    [900, 100, 200], // above 8 × the lower bound: still unbounded, it ramps
+    [Number.POSITIVE_INFINITY, RAMP_STEP_MS, 200],
+    [Number.POSITIVE_INFINITY, 2.5 * RAMP_STEP_MS, 100 * 2 ** 2.5],
+    [900, RAMP_STEP_MS, 200], // above 8 × the lower bound: still unbounded, it ramps
     [120, 1000, 100], // bounded: the pace stays where it started
     [120, 10_000, 100],
   ])('rateHigh %s, %s ms in: %s/s', (rateHigh, t, pace) => {
@@ -403,7 +409,7 @@ describe('no-counters model', () => {
       }
       if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
     }
-    // Two refusals taught the rate: paced just under 200/s and at most 40 % of the way up to its bound.
+    // Two refusals taught the rate: paced just under 200/s and at most a quarter of the way up to its bound.
     expect(s.rateLow).toBeGreaterThan(180);
     expect(s.rateLow).toBeLessThanOrEqual(200);
     expect(s.rateHigh).toBeGreaterThanOrEqual(200);
@@ -463,12 +469,12 @@ describe('a process that stalled: the shortest way back that explains the episod
   const refusalAt = Math.min(...episodes[1]!.refused.map((r) => r.answeredAt));
 
   it('read with a 3 ms way back, no rate explains them', () => {
-    expect(consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[0])))).toBeNull();
+    expect(consistentRates(readEpisodes(episodes, WAY_BACK_SLACKS_MS[0]))).toBeNull();
   });
 
   it('read with the next (10 ms), they bound the rate around 200/s, and the pace is under it', () => {
     const taught = learn({ ...newNoCounters(0), episodes, firstSentAt: 0, admittedUnits, refusalAt });
-    const rates = consistentRates(episodes.map((e) => arrivals(e, WAY_BACK_SLACKS_MS[1])))!;
+    const rates = consistentRates(readEpisodes(episodes, WAY_BACK_SLACKS_MS[1]))!;
     expect(taught.rateLow).toBe(rates.low);
     expect(taught.rateLow).toBeGreaterThan(150);
     expect(taught.rateHigh).toBeGreaterThanOrEqual(200);
@@ -493,6 +499,123 @@ describe('one episode bounds nothing', () => {
       refusalAt,
     });
     expect(taught.rateHigh).toBe(Number.POSITIVE_INFINITY);
-    expect(paceAt({ ...newNoCounters(0), ...taught, paceFrom: 0 }, 200)).toBeCloseTo(4 * taught.paceBase, 9);
+    const paceFrom = 0;
+    expect(paceAt({ ...newNoCounters(0), ...taught, paceFrom }, 2 * RAMP_STEP_MS)).toBeCloseTo(
+      4 * taught.paceBase,
+      9,
+    );
+  });
+});
+
+describe('the way back bounds every episode', () => {
+  // A blind burst on connections still being opened: each send reached the server 25 ms after it
+  // left and was answered 1 ms later, so its own fastest round trip is 26 ms.
+  const blind: Episode = {
+    admitted: every(0, 0.2, 20).map((at) => ({ at, answeredAt: at + 26, cost: 1 })),
+    refused: [{ at: 4, answeredAt: 30, cost: 1 }],
+  };
+  // A later episode on kept-alive connections: answered 1 ms after it left.
+  const kept: Episode = { admitted: [{ at: 1100, answeredAt: 1101, cost: 1 }], refused: [] };
+
+  it('read alone, a send arrived when it left (its 26 ms may have been the way back)', () => {
+    expect(arrivals(blind).admitted[0]!.at).toBe(0);
+  });
+
+  it('read with an episode whose answers took 1 ms, it arrived 25 − 3 ms after it left', () => {
+    const [seen] = readEpisodes([blind, kept]);
+    expect(seen!.admitted[0]!.at).toBeCloseTo(26 - 1 - WAY_BACK_SLACKS_MS[0], 9);
+    expect(seen!.refusedAt).toBeCloseTo(30 - 1 - WAY_BACK_SLACKS_MS[0], 9);
+  });
+});
+
+describe('where the ramp starts', () => {
+  /** An episode of `n` units arriving evenly over `spanMs`, refused at its end. */
+  const over = (n: number, spanMs: number) =>
+    readEpisodes([
+      {
+        admitted: every(0, spanMs / n, n).map((at) => ({ at, answeredAt: at + 1, cost: 1 })),
+        refused: [{ at: spanMs, answeredAt: spanMs + 1, cost: 1 }],
+      },
+    ])[0];
+  it.each([
+    // units, span ms, rateLow, start: a short episode says little, the cycle rate is far below
+    [29, 50, 27, 4 * 27],
+    // a long one ran near the rate itself: half its own rate, not four times the cycle rate
+    [240, 1100, 80, 240 / 1.1 / 2],
+    // never below the cycle rate
+    [60, 1000, 40, 40],
+  ])('%s units over %s ms, cycle rate %s: from %s/s', (n, spanMs, rateLow, start) => {
+    expect(rampStart(over(n, spanMs), rateLow)).toBeCloseTo(start, 6);
+  });
+  it('with no refusal to read, from the cycle rate', () => {
+    expect(rampStart(undefined, 30)).toBe(30);
+  });
+});
+
+describe('a job of 1,000 told only Retry-After (token bucket 200/s, burst 20)', () => {
+  const server: BucketConfig = { burst: 20, rate: 200 };
+  const minimumMs = ((1000 - 20) / 200) * 1000;
+
+  /**
+   * The model alone on the manual clock: `blind` calls fired at once (0.2 ms apart), each reaching
+   * the server `outMs` late (a connection being opened) and answered 1 ms after; then one call at
+   * a time whenever the model allows, never before the last refusal's 1 s `Retry-After` ends.
+   * Returns when the 1,000th unit was admitted and how many refusals closed the key.
+   */
+  function job(outMs: number, blind: number) {
+    let s = newNoCounters(0);
+    let bucket = fullBucket(server, 0);
+    let mark = 0;
+    let admitted = 0;
+    let gates = 0;
+    let gateEnds = Number.POSITIVE_INFINITY;
+    const answers: { at: number; sentAt: number; mark: number; allowed: boolean }[] = [];
+    for (let i = 0; i < blind; i++) {
+      const at = i * 0.2;
+      mark++;
+      s = m.sent(s, 1, at, mark, i);
+      const r = take(bucket, server, at + outMs);
+      bucket = r.state;
+      answers.push({ at: at + outMs + 1, sentAt: at, mark, allowed: r.allowed });
+    }
+    for (const [i, a] of answers.entries()) {
+      const outcome = a.allowed ? 'answered' : 'limited';
+      s = m.observe(s, answer({ ...a, outcome, retryAfterMs: 1000, inFlight: blind - i - 1 }));
+      if (a.allowed) admitted++;
+      else gateEnds = Math.min(gateEnds, a.at + 1000);
+    }
+    if (gateEnds < Number.POSITIVE_INFINITY) gates++;
+    let at = answers.at(-1)!.at;
+    while (admitted < 1000 && at < 60_000) {
+      at = Math.max(at, gateEnds) + m.delay(s, 1, Math.max(at, gateEnds), 0);
+      mark++;
+      s = m.sent(s, 1, at, mark, 0);
+      const r = take(bucket, server, at);
+      bucket = r.state;
+      const outcome = r.allowed ? 'answered' : 'limited';
+      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs: 1000 }));
+      if (r.allowed) admitted++;
+      else {
+        gates++;
+        gateEnds = at + 1 + 1000;
+      }
+    }
+    return { ratio: at / minimumMs, gates };
+  }
+
+  it.each([
+    [0, 24],
+    [0, 40],
+    [10, 24],
+    [25, 24],
+    [25, 40],
+  ])('blind burst %s ms late, %s fired: two refusals, within 1.42 × the minimum', (outMs, blind) => {
+    // The floor for two refusals is 1.37 × (README, Limits). Before the ramp started above the
+    // cycle rate and the way back was bounded across episodes: 1.42–1.60 ×, a third refusal when
+    // the burst reached the server 10–25 ms late.
+    const { ratio, gates } = job(outMs, blind);
+    expect(gates).toBe(2);
+    expect(ratio).toBeGreaterThan(1.37);
+    expect(ratio).toBeLessThanOrEqual(1.42);
   });
 });
