@@ -83,6 +83,18 @@ export interface WindowModelState {
    */
   confirmed: boolean;
   /**
+   * The most room any reading has shown for certain, as of `shownAtMark` (the units sent by then),
+   * or `null` before one: the reading's `remaining`, less every unit in flight when its send left
+   * and every unit sent after it (the server may not have counted those when it answered). What
+   * was sent since spends it ({@link shownRoom}).
+   */
+  shownFree: number | null;
+  shownAtMark: number;
+  /** Cumulative units sent (the last send's mark). */
+  sentMark: number;
+  /** Units in flight before each send still unanswered, by its mark. */
+  inFlightAtSend: Map<number, number>;
+  /**
    * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
    * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
    * can match the ledger's returns for a unit or two, not for a quarter of a window.
@@ -114,6 +126,10 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
+    shownFree: null,
+    shownAtMark: 0,
+    sentMark: 0,
+    inFlightAtSend: new Map(),
   };
 }
 
@@ -205,6 +221,42 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   else if (unexplained) s.falsifiedAt = o.at;
 }
 
+/** Room the ledger leaves without any of its units back: what a send needs no return for. */
+function unreturnedRoom(s: WindowModelState, limit: number, inFlight: number): number {
+  return limit - inFlight - s.foreign - totalUnits(s.ledger);
+}
+
+/** Room some reading has shown for certain, less what was sent since; `Infinity` before a reading. */
+function shownRoom(s: WindowModelState): number {
+  return s.shownFree === null ? Number.POSITIVE_INFINITY : s.shownFree - (s.sentMark - s.shownAtMark);
+}
+
+/**
+ * A reading of `remaining` for a send that left with `inFlightAtSend` units in flight: the server
+ * had counted every unit answered before that send, so at least `remaining`, less the units then
+ * in flight and those sent after it, is free now (returns only add to it).
+ */
+function showRoom(s: WindowModelState, o: Observation, remaining: number, inFlightAtSend: number): void {
+  const room = remaining - inFlightAtSend - (s.sentMark - o.mark);
+  if (room > shownRoom(s) || s.shownFree === null) {
+    s.shownFree = room;
+    s.shownAtMark = s.sentMark;
+  }
+}
+
+/**
+ * Until the ledger's returns are confirmed, units it counts free that no reading has shown free:
+ * they are held like another client's (until the reset) and go only as its returns cover them.
+ * The ledger's re-sync allows for sends in flight that the server may have counted already
+ * (answers overtake each other, on the way there and back); against a count that creeps back
+ * more slowly than the ledger's returns, each such answer would hide a unit still counted, and
+ * sends that went together on them would be refused.
+ */
+function unshown(s: WindowModelState, limit: number, inFlight: number): number {
+  if (s.confirmed) return 0;
+  return Math.max(0, unreturnedRoom(s, limit, inFlight) - shownRoom(s));
+}
+
 /**
  * ms until `cost` units are free when every unit is used as soon as it is back. Until a reading has
  * confirmed the ledger's returns once, a send that needs returned units goes alone: its answer
@@ -216,14 +268,17 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   // longer: a count that creeps back at `limit` per window admits it then, and its answer tells.
   const lag = s.confirmed ? 0 : (s.windowMs ?? 0) / limit + CLOCK_SLACK_MS;
   const seen = now - lag;
-  const free = limit - countedAt(s, seen, inFlight);
+  const held = s.foreignBackAt > seen ? unshown(s, limit, inFlight) : 0;
+  const free = limit - countedAt(s, seen, inFlight) - held;
   if (free >= cost - EPSILON) {
-    if (s.confirmed || limit - inFlight - s.foreign - totalUnits(s.ledger) >= cost - EPSILON) return 0;
+    if (s.confirmed || unreturnedRoom(s, limit, inFlight) - held >= cost - EPSILON) return 0;
     return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
   const foreign =
-    s.foreign > 0 && s.foreignBackAt > seen ? { units: s.foreign, backAt: s.foreignBackAt } : null;
+    s.foreign + held > 0 && s.foreignBackAt > seen
+      ? { units: s.foreign + held, backAt: s.foreignBackAt }
+      : null;
   const backAt = backAtReaching(s.ledger, seen, free, cost - EPSILON, foreign);
   if (backAt === null) return Number.POSITIVE_INFINITY;
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
@@ -248,8 +303,11 @@ export const windowModel: ServerModel<WindowModelState> = {
     return Math.max(Math.ceil(spacing), spendDelay(s, limit, cost, now, inFlight));
   },
 
-  sent(s, _cost, now) {
+  sent(s, cost, now, mark, inFlightBefore) {
     if (s.spread) s.lastSentAt = now;
+    s.sentMark = Math.max(s.sentMark, mark);
+    // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
+    if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
     return s;
   },
 
@@ -267,8 +325,12 @@ export const windowModel: ServerModel<WindowModelState> = {
       s.cautious = true;
       s.falsifiedAt = o.at;
     }
+    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
+    if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
     const remaining = o.window?.remaining ?? null;
-    if (remaining !== null) sync(s, o, remaining);
+    if (remaining === null) return s;
+    sync(s, o, remaining);
+    if (inFlightAtSend !== undefined) showRoom(s, o, remaining, inFlightAtSend);
     return s;
   },
 
