@@ -69,6 +69,19 @@ export interface WindowModelState {
   /** Units counted by the server that are neither in the ledger nor in flight, and when they are back. */
   foreign: number;
   foreignBackAt: number;
+  /**
+   * Units held with the foreign ones (until the same time) though the reading may not count them:
+   * until the returns are confirmed, those of the ledger's returns that the allowance for sends in
+   * flight may hide ({@link WindowModelState.unverified}).
+   */
+  unsure: number;
+  /**
+   * Units the ledger gave back, while not confirmed, since a reading last counted them with no
+   * allowance for sends in flight (a send that went and came back alone).
+   */
+  unverified: number;
+  /** Units in flight before each send still unanswered, by its mark. */
+  inFlightAtSend: Map<number, number>;
   syncedMark: number;
   maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
@@ -82,18 +95,6 @@ export interface WindowModelState {
    * or all at once (a fixed window) — so its returns can be spent at once.
    */
   confirmed: boolean;
-  /**
-   * The most room any reading has shown for certain, as of `shownAtMark` (the units sent by then),
-   * or `null` before one: the reading's `remaining`, less every unit in flight when its send left
-   * and every unit sent after it (the server may not have counted those when it answered). What
-   * was sent since spends it ({@link shownRoom}).
-   */
-  shownFree: number | null;
-  shownAtMark: number;
-  /** Cumulative units sent (the last send's mark). */
-  sentMark: number;
-  /** Units in flight before each send still unanswered, by its mark. */
-  inFlightAtSend: Map<number, number>;
   /**
    * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
    * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
@@ -119,6 +120,9 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     ledger: emptyLedger(),
     foreign: 0,
     foreignBackAt: 0,
+    unsure: 0,
+    unverified: 0,
+    inFlightAtSend: new Map(),
     syncedMark: -1,
     maxRemainingSeen: -1,
     spread,
@@ -126,17 +130,16 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
-    shownFree: null,
-    shownAtMark: 0,
-    sentMark: 0,
-    inFlightAtSend: new Map(),
   };
 }
 
 /** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
 function countedAt(s: WindowModelState, t: number, inFlight: number): number {
-  return inFlight + (s.foreignBackAt > t ? s.foreign : 0) + unitsAfter(s.ledger, t);
+  return inFlight + (s.foreignBackAt > t ? held(s) : 0) + unitsAfter(s.ledger, t);
 }
+
+/** Units held until `foreignBackAt`: foreign ones, and returns a reading may not have counted. */
+const held = (s: WindowModelState) => s.foreign + s.unsure;
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
 function windowLength(cautious: boolean, limit: number, o: Observation): number | null {
@@ -147,7 +150,12 @@ function windowLength(cautious: boolean, limit: number, o: Observation): number 
   return stated === null ? derived : Math.min(stated, derived);
 }
 
-function sync(s: WindowModelState, o: Observation, remaining: number): void {
+function sync(
+  s: WindowModelState,
+  o: Observation,
+  remaining: number,
+  inFlightAtSend: number | undefined,
+): void {
   const window = o.window!;
   s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
@@ -168,6 +176,7 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const due = dropDue(all, o.at);
   const { returned, justDue } = due;
   let ledger = due.ledger;
+  if (!s.confirmed) s.unverified += returned;
   if (o.mark <= s.syncedMark) {
     s.ledger = ledger;
     return;
@@ -179,8 +188,9 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const before = totalUnits(ledger) - after;
   const inFlightBefore = Math.max(0, o.inFlightBefore - o.cost);
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
-  // are in flight): those are back already (a fixed window's boundary passed).
-  const back = before - serverCount - inFlightBefore;
+  // are in flight, or were when it left: answers overtake each other on the way back too): those
+  // are back already (a fixed window's boundary passed).
+  const back = before - serverCount - Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore);
   let early = 0;
   if (back > 0) {
     const dropped = dropOldest(ledger, back, o.at);
@@ -190,7 +200,15 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   // More counted than all that may have reached it: units the model thought back (a count that
   // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
   // each other leave a few units unexplained: only a quarter of the limit counts.
-  const foreign = Math.max(0, serverCount - before - after - inFlightBefore);
+  const unexplainedCount = serverCount - before - after;
+  const foreign = Math.max(0, unexplainedCount - inFlightBefore);
+  // Until the returns are confirmed, the units the allowance for sends in flight explains may be
+  // the ledger's returns still counted (a count that creeps back more slowly than they come):
+  // those are held, or sends that went together on them would be refused. A reading with no
+  // allowance counted every return.
+  const allowed = Math.max(0, Math.min(unexplainedCount, inFlightBefore));
+  if (inFlightBefore <= EPSILON) s.unverified = 0;
+  const unsure = s.confirmed ? 0 : Math.min(allowed, s.unverified);
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
   // A fixed window gives its units back all at once, a sliding log each one window after it reached
   // the server (never before its send plus the window): units back before that while the server
@@ -212,6 +230,7 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
   s.ledger = ledger;
   s.foreign = foreign;
+  s.unsure = unsure;
   s.foreignBackAt = foreignBackAt;
   s.syncedMark = o.mark;
   s.agreed = agreed;
@@ -219,42 +238,6 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
   else if (unexplained) s.falsifiedAt = o.at;
-}
-
-/** Room the ledger leaves without any of its units back: what a send needs no return for. */
-function unreturnedRoom(s: WindowModelState, limit: number, inFlight: number): number {
-  return limit - inFlight - s.foreign - totalUnits(s.ledger);
-}
-
-/** Room some reading has shown for certain, less what was sent since; `Infinity` before a reading. */
-function shownRoom(s: WindowModelState): number {
-  return s.shownFree === null ? Number.POSITIVE_INFINITY : s.shownFree - (s.sentMark - s.shownAtMark);
-}
-
-/**
- * A reading of `remaining` for a send that left with `inFlightAtSend` units in flight: the server
- * had counted every unit answered before that send, so at least `remaining`, less the units then
- * in flight and those sent after it, is free now (returns only add to it).
- */
-function showRoom(s: WindowModelState, o: Observation, remaining: number, inFlightAtSend: number): void {
-  const room = remaining - inFlightAtSend - (s.sentMark - o.mark);
-  if (room > shownRoom(s) || s.shownFree === null) {
-    s.shownFree = room;
-    s.shownAtMark = s.sentMark;
-  }
-}
-
-/**
- * Until the ledger's returns are confirmed, units it counts free that no reading has shown free:
- * they are held like another client's (until the reset) and go only as its returns cover them.
- * The ledger's re-sync allows for sends in flight that the server may have counted already
- * (answers overtake each other, on the way there and back); against a count that creeps back
- * more slowly than the ledger's returns, each such answer would hide a unit still counted, and
- * sends that went together on them would be refused.
- */
-function unshown(s: WindowModelState, limit: number, inFlight: number): number {
-  if (s.confirmed) return 0;
-  return Math.max(0, unreturnedRoom(s, limit, inFlight) - shownRoom(s));
 }
 
 /**
@@ -268,17 +251,13 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   // longer: a count that creeps back at `limit` per window admits it then, and its answer tells.
   const lag = s.confirmed ? 0 : (s.windowMs ?? 0) / limit + CLOCK_SLACK_MS;
   const seen = now - lag;
-  const held = s.foreignBackAt > seen ? unshown(s, limit, inFlight) : 0;
-  const free = limit - countedAt(s, seen, inFlight) - held;
+  const free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
-    if (s.confirmed || unreturnedRoom(s, limit, inFlight) - held >= cost - EPSILON) return 0;
+    if (s.confirmed || limit - inFlight - held(s) - totalUnits(s.ledger) >= cost - EPSILON) return 0;
     return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
-  const foreign =
-    s.foreign + held > 0 && s.foreignBackAt > seen
-      ? { units: s.foreign + held, backAt: s.foreignBackAt }
-      : null;
+  const foreign = held(s) > 0 && s.foreignBackAt > seen ? { units: held(s), backAt: s.foreignBackAt } : null;
   const backAt = backAtReaching(s.ledger, seen, free, cost - EPSILON, foreign);
   if (backAt === null) return Number.POSITIVE_INFINITY;
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
@@ -305,7 +284,6 @@ export const windowModel: ServerModel<WindowModelState> = {
 
   sent(s, cost, now, mark, inFlightBefore) {
     if (s.spread) s.lastSentAt = now;
-    s.sentMark = Math.max(s.sentMark, mark);
     // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
     if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
     return s;
@@ -328,9 +306,7 @@ export const windowModel: ServerModel<WindowModelState> = {
     const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
     if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
     const remaining = o.window?.remaining ?? null;
-    if (remaining === null) return s;
-    sync(s, o, remaining);
-    if (inFlightAtSend !== undefined) showRoom(s, o, remaining, inFlightAtSend);
+    if (remaining !== null) sync(s, o, remaining, inFlightAtSend);
     return s;
   },
 
