@@ -76,8 +76,9 @@ export interface WindowModelState {
    */
   unsure: number;
   /**
-   * Units the ledger gave back, while not confirmed, since a reading last counted them with no
-   * allowance for sends in flight (a send that went and came back alone).
+   * Units the ledger gave back that the server may still count, while not confirmed: those it gave
+   * back since a reading last counted them with no allowance for sends in flight (a send that went
+   * and came back alone), and those that reading found still counted.
    */
   unverified: number;
   /** Units in flight before each send still unanswered, by its mark. */
@@ -101,6 +102,13 @@ export interface WindowModelState {
    * can match the ledger's returns for a unit or two, not for a quarter of a window.
    */
   agreed: number;
+  /**
+   * When the agreement began (the first agreeing reading since none, or since a failed test), and
+   * the units that reading agreed on: a sliding log is told from a count that creeps back by the
+   * units agreed after it coming back faster than `limit` per window, which no creeping count does.
+   */
+  agreedFromAt: number;
+  agreedAtFirst: number;
 }
 
 /** Slots per window that the ledger's entries are grouped in (1 ms slots when the window is unknown). */
@@ -130,6 +138,8 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
+    agreedFromAt: 0,
+    agreedAtFirst: 0,
   };
 }
 
@@ -207,7 +217,7 @@ function sync(
   // those are held, or sends that went together on them would be refused. A reading with no
   // allowance counted every return.
   const allowed = Math.max(0, Math.min(unexplainedCount, inFlightBefore));
-  if (inFlightBefore <= EPSILON) s.unverified = 0;
+  if (inFlightBefore <= EPSILON) s.unverified = foreign;
   const unsure = s.confirmed ? 0 : Math.min(allowed, s.unverified);
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
   // A fixed window gives its units back all at once, a sliding log each one window after it reached
@@ -233,8 +243,17 @@ function sync(
   s.unsure = unsure;
   s.foreignBackAt = foreignBackAt;
   s.syncedMark = o.mark;
+  if (agreed > 0 && s.agreed === 0) {
+    s.agreedFromAt = o.at;
+    s.agreedAtFirst = agreed;
+  }
   s.agreed = agreed;
-  s.confirmed ||= agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4));
+  // A creeping count gives back at most `limit` per window (when the window before was full),
+  // plus a unit of `remaining`'s flooring at each end.
+  const creepMax = s.windowMs === null ? 0 : (limit * (o.at - s.agreedFromAt)) / s.windowMs;
+  const outpacesCreep = agreed - s.agreedAtFirst > creepMax + 2;
+  s.confirmed ||=
+    agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
   else if (unexplained) s.falsifiedAt = o.at;
