@@ -143,6 +143,11 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
   };
 }
 
+/** The server did what the model cannot explain at `at`; a model ruled out stays ruled out. */
+function contradict(s: WindowModelState, at: number): void {
+  if (s.falsifiedAt !== Number.POSITIVE_INFINITY) s.falsifiedAt = at;
+}
+
 /** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
 function countedAt(s: WindowModelState, t: number, inFlight: number): number {
   return inFlight + (s.foreignBackAt > t ? held(s) : 0) + unitsAfter(s.ledger, t);
@@ -256,7 +261,7 @@ function sync(
     agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
-  else if (unexplained) s.falsifiedAt = o.at;
+  else if (unexplained) contradict(s, o.at);
 }
 
 /**
@@ -320,7 +325,7 @@ export const windowModel: ServerModel<WindowModelState> = {
       countedAt(s, o.at, o.inFlightBefore) <= s.limit
     ) {
       s.cautious = true;
-      s.falsifiedAt = o.at;
+      contradict(s, o.at);
     }
     const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
     if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
