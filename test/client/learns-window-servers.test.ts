@@ -98,14 +98,17 @@ describe('learning a window server from a slow, loaded host', () => {
     ['sliding-window-counter', 'ietf'],
     ['fixed-window', 'ietf'],
     ['sliding-log', 'ietf'],
-  ] as const)('%s (%s): every call succeeds, none refused, whatever the delays', async (algorithm, headers) => {
-    for (const seed of seeds)
-      expect({ seed, ...(await run(algorithm, headers, 400, 16, null, host(seed))) }).toMatchObject({
-        seed,
-        ok: 400,
-        refused: 0,
-      });
-  });
+  ] as const)(
+    '%s (%s): every call succeeds, none refused, whatever the delays',
+    async (algorithm, headers) => {
+      for (const seed of seeds)
+        expect({ seed, ...(await run(algorithm, headers, 400, 16, null, host(seed))) }).toMatchObject({
+          seed,
+          ok: 400,
+          refused: 0,
+        });
+    },
+  );
 });
 
 describe('a client configured as a bucket against a window server', () => {
