@@ -10,8 +10,9 @@
  * The model keeps a ledger of answered units still counted, each with the time it is back by
  * (the earlier of `answer + windowMs` and the answer's reset), and re-syncs it with every newer
  * reading: when the server counts fewer than the ledger, by more than answers overtaking each other
- * explain (a fixed window's boundary passed), the oldest entries are dropped; when it counts more (another client, or sends still in flight),
- * the difference is held until the reset. Units in flight always count.
+ * explain (the sends in flight when the answered one left, or when its answer came: a fixed
+ * window's boundary passed), the oldest entries are dropped; when it counts more (another client,
+ * or sends still in flight), the difference is held until the reset. Units in flight always count.
  *
  * Until the ledger's returns are confirmed, a send that needs returned units goes alone, and one
  * unit's share of the window (`windowMs / limit`, plus 2 ms of clock slack) after the ledger says
@@ -19,9 +20,14 @@
  * that send, and its answer shows the server still counting what the ledger gave back — two units
  * of that, at once or over several tests, contradict the model, and rule it out when no other
  * client's units were held (the count creeps back: the model never again governs before another,
- * even when the bucket's rate is contradicted in a window that creeps back slower). A fixed window is confirmed by one
- * test (the server counts almost nothing: its boundary passed); a sliding log once a quarter of the
- * limit came back as the ledger said (a creeping count can match it for a unit or two, not that long).
+ * even when the bucket's rate is contradicted in a window that creeps back slower, and whatever it
+ * sees later). Until then, too, the units that the allowance for sends in flight explains at an
+ * answer may be returns still counted (a creeping count as slow as the ledger's returns, after a
+ * first window spent slowly): as many of them as the ledger gave back since a send that went alone
+ * last counted them are held with another client's, so sends never go together on them. A fixed
+ * window is confirmed by one test (the server counts almost nothing: its boundary passed); a
+ * sliding log once a quarter of the limit came back as the ledger said, and the units after the
+ * first agreeing reading faster than `limit` per window, which no creeping count gives back.
  * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
@@ -98,13 +104,13 @@ export interface WindowModelState {
   confirmed: boolean;
   /**
    * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
-   * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
-   * can match the ledger's returns for a unit or two, not for a quarter of a window.
+   * log is confirmed once a quarter of the limit agreed, faster than a count that creeps back
+   * could give them back (see `agreedFromAt`).
    */
   agreed: number;
   /**
-   * When the agreement began (the first agreeing reading since none, or since a failed test), and
-   * the units that reading agreed on: a sliding log is told from a count that creeps back by the
+   * When the agreement began (the send of the first agreeing reading since none, or since a failed
+   * test: the server counted it no earlier), and the units that reading agreed on: a sliding log is told from a count that creeps back by the
    * units agreed after it coming back faster than `limit` per window, which no creeping count does.
    */
   agreedFromAt: number;
@@ -249,7 +255,7 @@ function sync(
   s.foreignBackAt = foreignBackAt;
   s.syncedMark = o.mark;
   if (agreed > 0 && s.agreed === 0) {
-    s.agreedFromAt = o.at;
+    s.agreedFromAt = o.sentAt;
     s.agreedAtFirst = agreed;
   }
   s.agreed = agreed;
