@@ -263,8 +263,13 @@ function sync(
   // plus a unit of `remaining`'s flooring at each end.
   const creepMax = s.windowMs === null ? 0 : (limit * (o.at - s.agreedFromAt)) / s.windowMs;
   const outpacesCreep = agreed - s.agreedAtFirst > creepMax + 2;
+  // A fixed window past its boundary counts nothing of the window before: only this send, those
+  // that may have reached it first, and a unit of flooring. (A count that creeps back, read late
+  // in its window after a slow start, counts little, but some of the window before.)
+  const overtaken = Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore) + after;
+  const boundaryPassed = serverCount <= limit / 4 && serverCount <= o.cost + overtaken + 1;
   s.confirmed ||=
-    agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4 && outpacesCreep));
+    agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
   else if (unexplained) contradict(s, o.at);

@@ -328,6 +328,15 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('a model ruled out stays ruled out, whatever it sees later', () => {
+    let s = newWindow();
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    s = m.observe(s, reading(stated, 507, 101, 0));
+    // A refusal it did not foresee, later: evidence against a model that governs, not a pardon.
+    s = m.observe(s, reading(stated, 800, 102, 0, { outcome: 'limited' }));
+    expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it("a failed test while another client's units are held counts against it, without ruling it out", () => {
     // Another client holds 10 of the 100 from the start (our 90 answers say 10 fewer left).
     let s = newWindow();
@@ -366,6 +375,24 @@ describe('window model, evidence', () => {
     // Its answer, alone, counts every return again: 1 left, spent at once.
     s = m.observe(s, reading(stated, 527, 103, 1, { sentAt: 521 }));
     expect(m.delay(s, 1, 527, 0)).toBe(0);
+  });
+
+  it('a count read late in its window after a slow start confirms no fixed window', () => {
+    // 100 units sent at 1 ms and answered from 380 on (a host that stalled); the server's count
+    // creeps back from 500: a test alone at 888 finds 24 counted, 23 of them from the window before.
+    let s = newWindow();
+    for (let j = 0; j < 100; j++)
+      s = m.observe(s, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
+    s = m.sent(s, 1, 887, 101, 0);
+    s = m.observe(s, reading(stated, 888, 101, 76, { sentAt: 887 }));
+    expect(s.confirmed).toBe(false);
+    // A fixed window past its boundary counts the test alone: that confirms it.
+    let fixed = newWindow();
+    for (let j = 0; j < 100; j++)
+      fixed = m.observe(fixed, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
+    fixed = m.sent(fixed, 1, 887, 101, 0);
+    fixed = m.observe(fixed, reading(stated, 888, 101, 99, { sentAt: 887 }));
+    expect(fixed.confirmed).toBe(true);
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {
