@@ -239,8 +239,11 @@ function sync(
   // Until confirmed, each return is tested: two units (more than `remaining`'s flooring) that the
   // server still counts after the ledger gave them back, now or held from earlier tests, contradict
   // the model; units just due may still be counted by a server whose clock runs a little behind.
+  // A test is a send that left alone: a send that left among others may have been counted long
+  // before its answer came (a busy host), when the ledger's later returns were still counted.
   const unreturned = foreign - justDue;
-  const failedTest = !s.confirmed && returned > 0 && unreturned >= 2;
+  const alone = (inFlightAtSend ?? inFlightBefore) <= EPSILON;
+  const failedTest = !s.confirmed && alone && returned > 0 && unreturned >= 2;
   // Units back as a sliding log gives them back: when the ledger said, or a little earlier.
   const backInTime = returned + Math.max(0, back) - early;
   const agrees = backInTime > 0 && unreturned <= 1;
@@ -268,8 +271,7 @@ function sync(
   // in its window after a slow start, counts little, but some of the window before.)
   const overtaken = Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore) + after;
   const boundaryPassed = serverCount <= limit / 4 && serverCount <= o.cost + overtaken + 1;
-  s.confirmed ||=
-    agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
+  s.confirmed ||= agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
   else if (unexplained) contradict(s, o.at);

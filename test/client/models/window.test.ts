@@ -328,6 +328,16 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('an answer that waited long among other sends is no test of the returns', () => {
+    // 90 answered at 0..89; ten more leave together at 90, and one is answered only at 600 (a busy
+    // host): the server counted it at 90, when the returns the ledger has by 600 were still counted.
+    let s = newWindow();
+    for (let j = 0; j < 90; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    for (let k = 0; k < 10; k++) s = m.sent(s, 1, 90, 91 + k, k);
+    s = m.observe(s, reading(stated, 600, 91, 9, { sentAt: 90, inFlight: 9 }));
+    expect(m.falsifiedAt(s)).not.toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('a model ruled out stays ruled out, whatever it sees later', () => {
     let s = newWindow();
     for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
