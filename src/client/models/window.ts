@@ -239,10 +239,10 @@ function sync(
   // Until confirmed, each return is tested: two units (more than `remaining`'s flooring) that the
   // server still counts after the ledger gave them back, now or held from earlier tests, contradict
   // the model; units just due may still be counted by a server whose clock runs a little behind.
-  // A test is a send that left alone: a send that left among others may have been counted long
+  // A test is a send that went and came back alone: one among others may have been counted long
   // before its answer came (a busy host), when the ledger's later returns were still counted.
   const unreturned = foreign - justDue;
-  const alone = (inFlightAtSend ?? inFlightBefore) <= EPSILON;
+  const alone = Math.max(inFlightBefore, inFlightAtSend ?? 0) <= EPSILON;
   const failedTest = !s.confirmed && alone && returned > 0 && unreturned >= 2;
   // Units back as a sliding log gives them back: when the ledger said, or a little earlier.
   const backInTime = returned + Math.max(0, back) - early;
