@@ -24,10 +24,12 @@
  * sees later). Until then, too, the units that the allowance for sends in flight explains at an
  * answer may be returns still counted (a creeping count as slow as the ledger's returns, after a
  * first window spent slowly): as many of them as the ledger gave back since a send that went alone
- * last counted them are held with another client's, so sends never go together on them. A fixed
- * window is confirmed by one test (the server counts almost nothing: its boundary passed); a
- * sliding log once a quarter of the limit came back as the ledger said, and the units after the
- * first agreeing reading faster than `limit` per window, which no creeping count gives back.
+ * last counted them are held with another client's, so sends never go together on them. Only a
+ * send that went and came back alone is a test: one among others may have been counted long
+ * before its answer was read. A fixed window is confirmed by one test that counts nothing of the
+ * window before (its boundary passed; a creeping count read late still counts some); a sliding
+ * log once a quarter of the limit came back as the ledger said, and the units after the first
+ * agreeing reading faster than `limit` per window, which no creeping count gives back.
  * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
