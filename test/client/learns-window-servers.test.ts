@@ -8,6 +8,26 @@ import { ManualClock } from '../../src/core/manual-clock.js';
 import { createFetch } from '../../src/index.js';
 import { type AlgorithmName, type HeaderDialect, rateLimit } from '../../src/server/index.js';
 
+/** A seeded generator of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 16_807) % 2_147_483_647;
+    return state / 2_147_483_647;
+  };
+}
+
+/**
+ * A slow, loaded host: each way takes 0.3 ms plus up to `jitterMs` more (so answers overtake each
+ * other, on the way there and back), and the server handles one request at a time, 0.7–1.3 ×
+ * `serverMs` each, drawn from the seed `seed`.
+ */
+interface SlowHost {
+  jitterMs: number;
+  serverMs: number;
+  seed: number;
+}
+
 /** Runs `n` calls from `callers` callers against `algorithm` (100 per 500 ms); returns the 429s seen. */
 async function run(
   algorithm: AlgorithmName,
@@ -15,26 +35,30 @@ async function run(
   n = 400,
   callers = 16,
   configured: { rate: number; burst: number } | null = null,
+  host: SlowHost | null = null,
 ) {
   // Start 1 ms into a window of the limiter's clock, as S6 does.
   const clock = new ManualClock(10_000_001);
   const limiter = rateLimit({ policy: { limit: 100, windowMs: 500 }, algorithm, headers, clock });
   let refused = 0;
+  const delays = seeded(host?.seed ?? 1);
+  const oneWay = () => (host ? 0.3 + delays() * host.jitterMs : 1);
+  let serverFreeAt = 0;
   const transport = async (input: RequestInfo | URL) => {
-    await clock.sleep(1);
+    await clock.sleep(oneWay());
+    if (host) {
+      serverFreeAt = Math.max(clock.now(), serverFreeAt) + host.serverMs * (0.7 + 0.6 * delays());
+      await clock.sleep(serverFreeAt - clock.now());
+    }
     const outcome = await limiter.check(
       { method: 'GET', url: String(input), headers: new Headers() },
       { ip: '1' },
     );
     if (!outcome.allowed) refused++;
-    await clock.sleep(1);
+    await clock.sleep(oneWay());
     return new Response(null, { status: outcome.status, headers: new Headers([...outcome.headers]) });
   };
-  let seed = 1;
-  const random = () => {
-    seed = (seed * 16_807) % 2_147_483_647;
-    return seed / 2_147_483_647;
-  };
+  const random = seeded(1);
   const fetch = createFetch({ fetch: transport, clock, random, ...configured });
   let next = 0;
   let ok = 0;
@@ -63,6 +87,28 @@ describe('learning a window server', () => {
   ] as const)('%s (%s): every call succeeds, none refused', async (algorithm, headers) => {
     expect(await run(algorithm, headers)).toMatchObject({ ok: 400, refused: 0 });
   });
+});
+
+describe('learning a window server from a slow, loaded host', () => {
+  // Answers that overtake each other, and a first window spent over a third of its length: the
+  // ledger's returns then keep pace with a count that creeps back for a while.
+  const host = (seed: number): SlowHost => ({ jitterMs: 6, serverMs: 1.1, seed });
+  const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+  it.each([
+    ['sliding-window-counter', 'ietf'],
+    ['fixed-window', 'ietf'],
+    ['sliding-log', 'ietf'],
+  ] as const)(
+    '%s (%s): every call succeeds, none refused, whatever the delays',
+    async (algorithm, headers) => {
+      for (const seed of seeds)
+        expect({ seed, ...(await run(algorithm, headers, 400, 16, null, host(seed))) }).toMatchObject({
+          seed,
+          ok: 400,
+          refused: 0,
+        });
+    },
+  );
 });
 
 describe('a client configured as a bucket against a window server', () => {

@@ -10,8 +10,9 @@
  * The model keeps a ledger of answered units still counted, each with the time it is back by
  * (the earlier of `answer + windowMs` and the answer's reset), and re-syncs it with every newer
  * reading: when the server counts fewer than the ledger, by more than answers overtaking each other
- * explain (a fixed window's boundary passed), the oldest entries are dropped; when it counts more (another client, or sends still in flight),
- * the difference is held until the reset. Units in flight always count.
+ * explain (the sends in flight when the answered one left, or when its answer came: a fixed
+ * window's boundary passed), the oldest entries are dropped; when it counts more (another client,
+ * or sends still in flight), the difference is held until the reset. Units in flight always count.
  *
  * Until the ledger's returns are confirmed, a send that needs returned units goes alone, and one
  * unit's share of the window (`windowMs / limit`, plus 2 ms of clock slack) after the ledger says
@@ -19,9 +20,16 @@
  * that send, and its answer shows the server still counting what the ledger gave back — two units
  * of that, at once or over several tests, contradict the model, and rule it out when no other
  * client's units were held (the count creeps back: the model never again governs before another,
- * even when the bucket's rate is contradicted in a window that creeps back slower). A fixed window is confirmed by one
- * test (the server counts almost nothing: its boundary passed); a sliding log once a quarter of the
- * limit came back as the ledger said (a creeping count can match it for a unit or two, not that long).
+ * even when the bucket's rate is contradicted in a window that creeps back slower, and whatever it
+ * sees later). Until then, too, the units that the allowance for sends in flight explains at an
+ * answer may be returns still counted (a creeping count as slow as the ledger's returns, after a
+ * first window spent slowly): as many of them as the ledger gave back since a send that went alone
+ * last counted them are held with another client's, so sends never go together on them. Only a
+ * send that went and came back alone is a test: one among others may have been counted long
+ * before its answer was read. A fixed window is confirmed by one test that counts nothing of the
+ * window before (its boundary passed; a creeping count read late still counts some); a sliding
+ * log once a quarter of the limit came back as the ledger said, and the units after the first
+ * agreeing reading faster than `limit` per window, which no creeping count gives back.
  * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
@@ -69,6 +77,20 @@ export interface WindowModelState {
   /** Units counted by the server that are neither in the ledger nor in flight, and when they are back. */
   foreign: number;
   foreignBackAt: number;
+  /**
+   * Units held with the foreign ones (until the same time) though the reading may not count them:
+   * until the returns are confirmed, those of the ledger's returns that the allowance for sends in
+   * flight may hide ({@link WindowModelState.unverified}).
+   */
+  unsure: number;
+  /**
+   * Units the ledger gave back that the server may still count, while not confirmed: those it gave
+   * back since a reading last counted them with no allowance for sends in flight (a send that went
+   * and came back alone), and those that reading found still counted.
+   */
+  unverified: number;
+  /** Units in flight before each send still unanswered, by its mark. */
+  inFlightAtSend: Map<number, number>;
   syncedMark: number;
   maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
@@ -84,10 +106,17 @@ export interface WindowModelState {
   confirmed: boolean;
   /**
    * Units whose return readings have agreed with, one test at a time, while not confirmed. A sliding
-   * log is confirmed once a quarter of the limit agreed: a count that creeps back at its own pace
-   * can match the ledger's returns for a unit or two, not for a quarter of a window.
+   * log is confirmed once a quarter of the limit agreed, faster than a count that creeps back
+   * could give them back (see `agreedFromAt`).
    */
   agreed: number;
+  /**
+   * When the agreement began (the send of the first agreeing reading since none, or since a failed
+   * test: the server counted it no earlier), and the units that reading agreed on: a sliding log is told from a count that creeps back by the
+   * units agreed after it coming back faster than `limit` per window, which no creeping count does.
+   */
+  agreedFromAt: number;
+  agreedAtFirst: number;
 }
 
 /** Slots per window that the ledger's entries are grouped in (1 ms slots when the window is unknown). */
@@ -107,6 +136,9 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     ledger: emptyLedger(),
     foreign: 0,
     foreignBackAt: 0,
+    unsure: 0,
+    unverified: 0,
+    inFlightAtSend: new Map(),
     syncedMark: -1,
     maxRemainingSeen: -1,
     spread,
@@ -114,13 +146,23 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
+    agreedFromAt: 0,
+    agreedAtFirst: 0,
   };
+}
+
+/** The server did what the model cannot explain at `at`; a model ruled out stays ruled out. */
+function contradict(s: WindowModelState, at: number): void {
+  if (s.falsifiedAt !== Number.POSITIVE_INFINITY) s.falsifiedAt = at;
 }
 
 /** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
 function countedAt(s: WindowModelState, t: number, inFlight: number): number {
-  return inFlight + (s.foreignBackAt > t ? s.foreign : 0) + unitsAfter(s.ledger, t);
+  return inFlight + (s.foreignBackAt > t ? held(s) : 0) + unitsAfter(s.ledger, t);
 }
+
+/** Units held until `foreignBackAt`: foreign ones, and returns a reading may not have counted. */
+const held = (s: WindowModelState) => s.foreign + s.unsure;
 
 /** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
 function windowLength(cautious: boolean, limit: number, o: Observation): number | null {
@@ -131,7 +173,12 @@ function windowLength(cautious: boolean, limit: number, o: Observation): number 
   return stated === null ? derived : Math.min(stated, derived);
 }
 
-function sync(s: WindowModelState, o: Observation, remaining: number): void {
+function sync(
+  s: WindowModelState,
+  o: Observation,
+  remaining: number,
+  inFlightAtSend: number | undefined,
+): void {
   const window = o.window!;
   s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
@@ -152,6 +199,7 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const due = dropDue(all, o.at);
   const { returned, justDue } = due;
   let ledger = due.ledger;
+  if (!s.confirmed) s.unverified += returned;
   if (o.mark <= s.syncedMark) {
     s.ledger = ledger;
     return;
@@ -163,8 +211,9 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const before = totalUnits(ledger) - after;
   const inFlightBefore = Math.max(0, o.inFlightBefore - o.cost);
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
-  // are in flight): those are back already (a fixed window's boundary passed).
-  const back = before - serverCount - inFlightBefore;
+  // are in flight, or were when it left: answers overtake each other on the way back too): those
+  // are back already (a fixed window's boundary passed).
+  const back = before - serverCount - Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore);
   let early = 0;
   if (back > 0) {
     const dropped = dropOldest(ledger, back, o.at);
@@ -174,7 +223,15 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   // More counted than all that may have reached it: units the model thought back (a count that
   // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
   // each other leave a few units unexplained: only a quarter of the limit counts.
-  const foreign = Math.max(0, serverCount - before - after - inFlightBefore);
+  const unexplainedCount = serverCount - before - after;
+  const foreign = Math.max(0, unexplainedCount - inFlightBefore);
+  // Until the returns are confirmed, the units the allowance for sends in flight explains may be
+  // the ledger's returns still counted (a count that creeps back more slowly than they come):
+  // those are held, or sends that went together on them would be refused. A reading with no
+  // allowance counted every return.
+  const allowed = Math.max(0, Math.min(unexplainedCount, inFlightBefore));
+  if (inFlightBefore <= EPSILON) s.unverified = foreign;
+  const unsure = s.confirmed ? 0 : Math.min(allowed, s.unverified);
   const foreignBackAt = Number.isFinite(resetAt) ? resetAt : o.at + (s.windowMs ?? 0);
   // A fixed window gives its units back all at once, a sliding log each one window after it reached
   // the server (never before its send plus the window): units back before that while the server
@@ -184,8 +241,11 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   // Until confirmed, each return is tested: two units (more than `remaining`'s flooring) that the
   // server still counts after the ledger gave them back, now or held from earlier tests, contradict
   // the model; units just due may still be counted by a server whose clock runs a little behind.
+  // A test is a send that went and came back alone: one among others may have been counted long
+  // before its answer came (a busy host), when the ledger's later returns were still counted.
   const unreturned = foreign - justDue;
-  const failedTest = !s.confirmed && returned > 0 && unreturned >= 2;
+  const alone = Math.max(inFlightBefore, inFlightAtSend ?? 0) <= EPSILON;
+  const failedTest = !s.confirmed && alone && returned > 0 && unreturned >= 2;
   // Units back as a sliding log gives them back: when the ledger said, or a little earlier.
   const backInTime = returned + Math.max(0, back) - early;
   const agrees = backInTime > 0 && unreturned <= 1;
@@ -196,13 +256,27 @@ function sync(s: WindowModelState, o: Observation, remaining: number): void {
   const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
   s.ledger = ledger;
   s.foreign = foreign;
+  s.unsure = unsure;
   s.foreignBackAt = foreignBackAt;
   s.syncedMark = o.mark;
+  if (agreed > 0 && s.agreed === 0) {
+    s.agreedFromAt = o.sentAt;
+    s.agreedAtFirst = agreed;
+  }
   s.agreed = agreed;
-  s.confirmed ||= agrees && (serverCount <= limit / 4 || (early === 0 && agreed >= limit / 4));
+  // A creeping count gives back at most `limit` per window (when the window before was full),
+  // plus a unit of `remaining`'s flooring at each end.
+  const creepMax = s.windowMs === null ? 0 : (limit * (o.at - s.agreedFromAt)) / s.windowMs;
+  const outpacesCreep = agreed - s.agreedAtFirst > creepMax + 2;
+  // A fixed window past its boundary counts nothing of the window before: only this send, those
+  // that may have reached it first, and a unit of flooring. (A count that creeps back, read late
+  // in its window after a slow start, counts little, but some of the window before.)
+  const overtaken = Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore) + after;
+  const boundaryPassed = serverCount <= limit / 4 && serverCount <= o.cost + overtaken + 1;
+  s.confirmed ||= agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
-  else if (unexplained) s.falsifiedAt = o.at;
+  else if (unexplained) contradict(s, o.at);
 }
 
 /**
@@ -218,12 +292,11 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   const seen = now - lag;
   const free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
-    if (s.confirmed || limit - inFlight - s.foreign - totalUnits(s.ledger) >= cost - EPSILON) return 0;
+    if (s.confirmed || limit - inFlight - held(s) - totalUnits(s.ledger) >= cost - EPSILON) return 0;
     return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
-  const foreign =
-    s.foreign > 0 && s.foreignBackAt > seen ? { units: s.foreign, backAt: s.foreignBackAt } : null;
+  const foreign = held(s) > 0 && s.foreignBackAt > seen ? { units: held(s), backAt: s.foreignBackAt } : null;
   const backAt = backAtReaching(s.ledger, seen, free, cost - EPSILON, foreign);
   if (backAt === null) return Number.POSITIVE_INFINITY;
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
@@ -248,8 +321,10 @@ export const windowModel: ServerModel<WindowModelState> = {
     return Math.max(Math.ceil(spacing), spendDelay(s, limit, cost, now, inFlight));
   },
 
-  sent(s, _cost, now) {
+  sent(s, cost, now, mark, inFlightBefore) {
     if (s.spread) s.lastSentAt = now;
+    // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
+    if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
     return s;
   },
 
@@ -265,10 +340,12 @@ export const windowModel: ServerModel<WindowModelState> = {
       countedAt(s, o.at, o.inFlightBefore) <= s.limit
     ) {
       s.cautious = true;
-      s.falsifiedAt = o.at;
+      contradict(s, o.at);
     }
+    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
+    if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
     const remaining = o.window?.remaining ?? null;
-    if (remaining !== null) sync(s, o, remaining);
+    if (remaining !== null) sync(s, o, remaining, inFlightAtSend);
     return s;
   },
 

@@ -328,12 +328,81 @@ describe('window model, evidence', () => {
     expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('an answer that waited long among other sends is no test of the returns', () => {
+    // 90 answered at 0..89; ten more leave together at 90, and one is answered only at 600 (a busy
+    // host): the server counted it at 90, when the returns the ledger has by 600 were still counted.
+    let s = newWindow();
+    for (let j = 0; j < 90; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    for (let k = 0; k < 10; k++) s = m.sent(s, 1, 90, 91 + k, k);
+    s = m.observe(s, reading(stated, 600, 91, 9, { sentAt: 90, inFlight: 9 }));
+    expect(m.falsifiedAt(s)).not.toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('a model ruled out stays ruled out, whatever it sees later', () => {
+    let s = newWindow();
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    s = m.observe(s, reading(stated, 507, 101, 0));
+    // A refusal it did not foresee, later: evidence against a model that governs, not a pardon.
+    s = m.observe(s, reading(stated, 800, 102, 0, { outcome: 'limited' }));
+    expect(m.falsifiedAt(s)).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it("a failed test while another client's units are held counts against it, without ruling it out", () => {
     // Another client holds 10 of the 100 from the start (our 90 answers say 10 fewer left).
     let s = newWindow();
     for (let j = 0; j < 90; j++) s = m.observe(s, reading(stated, j, j + 1, 89 - j));
     s = m.observe(s, reading(stated, 507, 91, 0));
     expect(m.falsifiedAt(s)).toBe(507);
+  });
+
+  it("an answer that overtook an earlier send's is no proof of a return", () => {
+    // 98 answered; two more go together, and the second reaches the server first: it answers 1
+    // left, the first (answered before it, with the second in flight) 0. The window is full.
+    let s = newWindow();
+    for (let j = 0; j < 98; j++) s = m.observe(s, reading(stated, j, j + 1, 99 - j));
+    s = m.sent(s, 1, 100, 99, 0);
+    s = m.sent(s, 1, 100, 100, 1);
+    s = m.observe(s, reading(stated, 102, 99, 0, { sentAt: 100, inFlight: 1 }));
+    s = m.observe(s, reading(stated, 103, 100, 1, { sentAt: 100 }));
+    // Nothing goes before the ledger's first return (at 500, tested 7 ms later).
+    expect(m.delay(s, 1, 103, 0)).toBeGreaterThan(400);
+  });
+
+  it('returns that sends in flight may hide are held until a send alone counts them', () => {
+    // The ledger gives back one unit every 5 ms from 500 (as a count that creeps back does); at
+    // 520 a test alone finds 2 left beside it, and two sends go together on them. The first one's
+    // answer, with the second in flight, still counts what the ledger gave back at 525: the
+    // allowance for the send in flight would explain it, but it may be that unit still counted.
+    let s = newWindow();
+    for (let j = 0; j < 100; j++) s = m.observe(s, reading(stated, 5 * j, j + 1, 99 - j));
+    s = m.sent(s, 1, 520, 101, 0);
+    s = m.observe(s, reading(stated, 521, 101, 2, { sentAt: 520 }));
+    s = m.sent(s, 1, 521, 102, 0);
+    s = m.sent(s, 1, 521, 103, 1);
+    s = m.observe(s, reading(stated, 526, 102, 1, { sentAt: 521, inFlight: 1 }));
+    // The server counts 99 with the second send or without it: nothing more goes beside it.
+    expect(m.delay(s, 1, 526, 1)).toBeGreaterThan(0);
+    // Its answer, alone, counts every return again: 1 left, spent at once.
+    s = m.observe(s, reading(stated, 527, 103, 1, { sentAt: 521 }));
+    expect(m.delay(s, 1, 527, 0)).toBe(0);
+  });
+
+  it('a count read late in its window after a slow start confirms no fixed window', () => {
+    // 100 units sent at 1 ms and answered from 380 on (a host that stalled); the server's count
+    // creeps back from 500: a test alone at 888 finds 24 counted, 23 of them from the window before.
+    let s = newWindow();
+    for (let j = 0; j < 100; j++)
+      s = m.observe(s, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
+    s = m.sent(s, 1, 887, 101, 0);
+    s = m.observe(s, reading(stated, 888, 101, 76, { sentAt: 887 }));
+    expect(s.confirmed).toBe(false);
+    // A fixed window past its boundary counts the test alone: that confirms it.
+    let fixed = newWindow();
+    for (let j = 0; j < 100; j++)
+      fixed = m.observe(fixed, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
+    fixed = m.sent(fixed, 1, 887, 101, 0);
+    fixed = m.observe(fixed, reading(stated, 888, 101, 99, { sentAt: 887 }));
+    expect(fixed.confirmed).toBe(true);
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {
