@@ -65,6 +65,28 @@ function exchange(
   return m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs }));
 }
 
+/** The model and the server's token bucket it talks to, one unit at a time. */
+interface AgainstBucket {
+  s: NoCountersModelState;
+  bucket: BucketState;
+  mark: number;
+}
+
+function againstBucket(server: BucketConfig): AgainstBucket {
+  return { s: newNoCounters(0), bucket: fullBucket(server, 0), mark: 0 };
+}
+
+/** One unit to the server at `at`, answered 1 ms later (a refusal says `Retry-After: 1`); true when admitted. */
+function sendOne(w: AgainstBucket, server: BucketConfig, at: number): boolean {
+  w.mark++;
+  w.s = m.sent(w.s, 1, at, w.mark, 0);
+  const r = take(w.bucket, server, at);
+  w.bucket = r.state;
+  const outcome = r.allowed ? 'answered' : 'limited';
+  w.s = m.observe(w.s, answer({ at: at + 1, sentAt: at, mark: w.mark, outcome, retryAfterMs: 1000 }));
+  return r.allowed;
+}
+
 describe('episode bounds L(r) and U(r)', () => {
   // 20 admitted 1 ms apart from t = 0, the 21st (at 20 ms) refused.
   const fast = arrivals({
@@ -378,19 +400,8 @@ describe('no-counters model', () => {
 
   it('paced after a bounded episode: the burst, then the lower bound, growing gently', () => {
     const server: BucketConfig = { burst: 20, rate: 200 };
-    let s = newNoCounters(0);
-    let bucket = fullBucket(server, 0);
-    let mark = 0;
-    /** One unit to the server at `at`; the answer arrives 1 ms later. */
-    const send = (at: number) => {
-      mark++;
-      s = m.sent(s, 1, at, mark, 0);
-      const r = take(bucket, server, at);
-      bucket = r.state;
-      const outcome = r.allowed ? 'answered' : 'limited';
-      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs: 1000 }));
-      return r.allowed;
-    };
+    const w = againstBucket(server);
+    const send = (at: number) => sendOne(w, server, at);
     // Blind: 21 calls at once are sent one after another (0.2 ms apart), until one is refused.
     let at = 0;
     while (send(at)) at += 0.2;
@@ -398,25 +409,25 @@ describe('no-counters model', () => {
     for (let refusals = 1; refusals < 3 && at < 20_000; ) {
       at += 1001; // the pacer's gate
       for (;;) {
-        const wait = m.delay(s, 1, at, 0);
+        const wait = m.delay(w.s, 1, at, 0);
         expect(wait).toBeLessThan(Number.POSITIVE_INFINITY);
         at += wait;
         if (!send(at)) {
           refusals++;
           break;
         }
-        if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
+        if (w.s.phase === 'paced' && w.s.rateHigh < 8 * w.s.rateLow) break;
       }
-      if (s.phase === 'paced' && s.rateHigh < 8 * s.rateLow) break;
+      if (w.s.phase === 'paced' && w.s.rateHigh < 8 * w.s.rateLow) break;
     }
     // Two refusals taught the rate: paced just under 200/s and at most a quarter of the way up to its bound.
-    expect(s.rateLow).toBeGreaterThan(180);
-    expect(s.rateLow).toBeLessThanOrEqual(200);
-    expect(s.rateHigh).toBeGreaterThanOrEqual(200);
+    expect(w.s.rateLow).toBeGreaterThan(180);
+    expect(w.s.rateLow).toBeLessThanOrEqual(200);
+    expect(w.s.rateHigh).toBeGreaterThanOrEqual(200);
     const before = at;
     let sent = 0;
     while (at < before + 2000) {
-      at += m.delay(s, 1, at, 0);
+      at += m.delay(w.s, 1, at, 0);
       expect(send(at)).toBe(true); // never refused again
       sent++;
     }
@@ -563,38 +574,30 @@ describe('a job of 1,000 told only Retry-After (token bucket 200/s, burst 20)', 
    * Returns when the 1,000th unit was admitted and how many refusals closed the key.
    */
   function job(outMs: number, blind: number) {
-    let s = newNoCounters(0);
-    let bucket = fullBucket(server, 0);
-    let mark = 0;
+    const w = againstBucket(server);
     let admitted = 0;
     let gates = 0;
     let gateEnds = Number.POSITIVE_INFINITY;
     const answers: { at: number; sentAt: number; mark: number; allowed: boolean }[] = [];
     for (let i = 0; i < blind; i++) {
       const at = i * 0.2;
-      mark++;
-      s = m.sent(s, 1, at, mark, i);
-      const r = take(bucket, server, at + outMs);
-      bucket = r.state;
-      answers.push({ at: at + outMs + 1, sentAt: at, mark, allowed: r.allowed });
+      w.mark++;
+      w.s = m.sent(w.s, 1, at, w.mark, i);
+      const r = take(w.bucket, server, at + outMs);
+      w.bucket = r.state;
+      answers.push({ at: at + outMs + 1, sentAt: at, mark: w.mark, allowed: r.allowed });
     }
     for (const [i, a] of answers.entries()) {
       const outcome = a.allowed ? 'answered' : 'limited';
-      s = m.observe(s, answer({ ...a, outcome, retryAfterMs: 1000, inFlight: blind - i - 1 }));
+      w.s = m.observe(w.s, answer({ ...a, outcome, retryAfterMs: 1000, inFlight: blind - i - 1 }));
       if (a.allowed) admitted++;
       else gateEnds = Math.min(gateEnds, a.at + 1000);
     }
     if (gateEnds < Number.POSITIVE_INFINITY) gates++;
     let at = answers.at(-1)!.at;
     while (admitted < 1000 && at < 60_000) {
-      at = Math.max(at, gateEnds) + m.delay(s, 1, Math.max(at, gateEnds), 0);
-      mark++;
-      s = m.sent(s, 1, at, mark, 0);
-      const r = take(bucket, server, at);
-      bucket = r.state;
-      const outcome = r.allowed ? 'answered' : 'limited';
-      s = m.observe(s, answer({ at: at + 1, sentAt: at, mark, outcome, retryAfterMs: 1000 }));
-      if (r.allowed) admitted++;
+      at = Math.max(at, gateEnds) + m.delay(w.s, 1, Math.max(at, gateEnds), 0);
+      if (sendOne(w, server, at)) admitted++;
       else {
         gates++;
         gateEnds = at + 1 + 1000;

@@ -390,19 +390,17 @@ describe('window model, evidence', () => {
   it('a count read late in its window after a slow start confirms no fixed window', () => {
     // 100 units sent at 1 ms and answered from 380 on (a host that stalled); the server's count
     // creeps back from 500: a test alone at 888 finds 24 counted, 23 of them from the window before.
-    let s = newWindow();
-    for (let j = 0; j < 100; j++)
-      s = m.observe(s, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
-    s = m.sent(s, 1, 887, 101, 0);
-    s = m.observe(s, reading(stated, 888, 101, 76, { sentAt: 887 }));
-    expect(s.confirmed).toBe(false);
+    /** Whether the test alone at 888, answered with `remaining`, confirms a fixed window. */
+    const confirmedBy = (remaining: number) => {
+      let s = newWindow();
+      for (let j = 0; j < 100; j++)
+        s = m.observe(s, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
+      s = m.sent(s, 1, 887, 101, 0);
+      return m.observe(s, reading(stated, 888, 101, remaining, { sentAt: 887 })).confirmed;
+    };
+    expect(confirmedBy(76)).toBe(false);
     // A fixed window past its boundary counts the test alone: that confirms it.
-    let fixed = newWindow();
-    for (let j = 0; j < 100; j++)
-      fixed = m.observe(fixed, reading(stated, 380 + j / 5, j + 1, 99 - j, { sentAt: 1 }));
-    fixed = m.sent(fixed, 1, 887, 101, 0);
-    fixed = m.observe(fixed, reading(stated, 888, 101, 99, { sentAt: 887 }));
-    expect(fixed.confirmed).toBe(true);
+    expect(confirmedBy(99)).toBe(true);
   });
 
   it('a sliding log giving units back a millisecond early is none either', () => {
