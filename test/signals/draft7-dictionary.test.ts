@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draft7Numbers, packageDraft7, scanDraft7 } from '../../src/signals/draft7-dictionary.js';
+import { scanReadsAsThePackage } from './helpers.js';
 
 /** The draft-07 shapes the other tests and the reference server send: the scan reads each itself. */
 const COMMON = [
@@ -44,17 +45,11 @@ const LEFT_TO_THE_PACKAGE = [
 ];
 
 describe('the draft-07 scan reads what structured-headers reads', () => {
-  it.each(COMMON)('reads %j itself, as the package does', (text) => {
-    const scanned = scanDraft7(text);
-    expect(scanned).toBeDefined();
-    expect(scanned).toEqual(packageDraft7(text));
-    expect(draft7Numbers(text)).toEqual(packageDraft7(text));
-  });
-
-  it.each(LEFT_TO_THE_PACKAGE)('leaves %j to the package, with the same result', (text) => {
-    expect(scanDraft7(text)).toBeUndefined();
-    expect(draft7Numbers(text)).toEqual(packageDraft7(text));
-  });
+  scanReadsAsThePackage(
+    { scan: scanDraft7, package: packageDraft7, read: draft7Numbers },
+    COMMON,
+    LEFT_TO_THE_PACKAGE,
+  );
 
   it('keeps the package’s verdicts: a syntax error reads nothing, a Decimal is a number, a String is not', () => {
     expect(draft7Numbers('limit=100, remaining=')).toEqual({ limit: null, remaining: null, reset: null });

@@ -1,3 +1,4 @@
+import { expect, it } from 'vitest';
 import type { HeaderRecord, RateLimitPolicy, RateLimitSignal } from '../../src/index.js';
 import { readRateLimit } from '../../src/index.js';
 import type { TimeBase } from '../../src/signals/clock-skew.js';
@@ -29,4 +30,36 @@ export function policy(fields: Partial<RateLimitPolicy>): RateLimitPolicy {
     unit: 'requests',
     ...fields,
   };
+}
+
+/** A dedicated field scanner beside the package reading it stands in for, and the reader using both. */
+export interface ScanBesidePackage<T> {
+  /** The scan's result; `undefined` when it leaves the text to the package. */
+  scan(text: string): T | undefined;
+  /** What `structured-headers` makes of the text. */
+  package(text: string): unknown;
+  /** The reader: the scan, else the package. */
+  read(text: string): unknown;
+}
+
+/**
+ * The table every dedicated scanner passes: each of `common` read by the scan itself, exactly as
+ * the package reads it; each of `leftToThePackage` left to the package, with the package's result.
+ */
+export function scanReadsAsThePackage<T>(
+  r: ScanBesidePackage<T>,
+  common: readonly string[],
+  leftToThePackage: readonly string[],
+): void {
+  it.each(common)('reads %j itself, as the package does', (text) => {
+    const scanned = r.scan(text);
+    expect(scanned).toBeDefined();
+    expect(scanned).toEqual(r.package(text));
+    expect(r.read(text)).toEqual(r.package(text));
+  });
+
+  it.each(leftToThePackage)('leaves %j to the package, with the same result', (text) => {
+    expect(r.scan(text)).toBeUndefined();
+    expect(r.read(text)).toEqual(r.package(text));
+  });
 }

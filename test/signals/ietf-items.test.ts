@@ -3,6 +3,7 @@ import type { BareItem } from 'structured-headers';
 import { serializeList, Token } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { ietfItems, packageIetfItems, scanIetfItems } from '../../src/signals/ietf-items.js';
+import { scanReadsAsThePackage } from './helpers.js';
 
 /** Every IETF shape the other tests and the reference server send: the scan reads each itself. */
 const COMMON = [
@@ -93,17 +94,11 @@ const LEFT_TO_THE_PACKAGE = [
 ];
 
 describe('the IETF scan reads what structured-headers reads', () => {
-  it.each(COMMON)('reads %j itself, as the package does', (text) => {
-    const scanned = scanIetfItems(text);
-    expect(scanned).toBeDefined();
-    expect(scanned).toEqual(packageIetfItems(text));
-    expect(ietfItems(text)).toEqual(packageIetfItems(text));
-  });
-
-  it.each(LEFT_TO_THE_PACKAGE)('leaves %j to the package, with the same result', (text) => {
-    expect(scanIetfItems(text)).toBeUndefined();
-    expect(ietfItems(text)).toEqual(packageIetfItems(text));
-  });
+  scanReadsAsThePackage(
+    { scan: scanIetfItems, package: packageIetfItems, read: ietfItems },
+    COMMON,
+    LEFT_TO_THE_PACKAGE,
+  );
 
   it('keeps the package’s verdicts on the shapes it leaves: a syntax error is null, other types are kept', () => {
     expect(ietfItems('"a";r=5,')).toBeNull();
