@@ -17,21 +17,10 @@ export type { RequestDescription } from './client/request.js';
 export type { RetryReason } from './client/retry-policy.js';
 export type { Verdict } from './client/verdict.js';
 export type { BackoffOptions, Random } from './core/backoff.js';
-export { decorrelatedJitter, defaultBackoff, exponentialCeiling, fullJitter } from './core/backoff.js';
 export type { Clock } from './core/clock.js';
 export { systemClock } from './core/clock.js';
 export type { BucketConfig } from './core/limit.js';
-export type { RetryBudgetOptions, RetryBudgetState } from './core/retry-budget.js';
-export {
-  budgetReserve,
-  defaultRetryBudget,
-  depositRequest,
-  newRetryBudget,
-  retriesLeft,
-  withdrawRetry,
-} from './core/retry-budget.js';
-export type { BucketState, Reservation, TakeResult } from './core/token-bucket.js';
-export { fullBucket, msUntil, refill, reserve, take } from './core/token-bucket.js';
+export type { RetryBudgetOptions } from './core/retry-budget.js';
 export type { CallFacts, HeadwayErrorCode } from './errors.js';
 export {
   AbortError,

@@ -34,17 +34,3 @@ export function exponentialCeiling(attempt: number, options: BackoffOptions): nu
 export function fullJitter(attempt: number, options: BackoffOptions, random: Random = Math.random): number {
   return Math.floor(random() * exponentialCeiling(attempt, options));
 }
-
-/**
- * Decorrelated jitter: uniform in `[base, previous·3)`, capped. Pass the previous delay
- * (or `baseMs` for the first retry).
- */
-export function decorrelatedJitter(
-  previousMs: number,
-  options: BackoffOptions,
-  random: Random = Math.random,
-): number {
-  const low = options.baseMs;
-  const high = Math.max(low, previousMs * 3);
-  return Math.min(options.capMs, Math.floor(low + random() * (high - low)));
-}
