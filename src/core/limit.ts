@@ -26,9 +26,17 @@ export function defaultBurst(rate: number): number {
   return Math.max(1, rate);
 }
 
-/** Units per second of `limit` per `windowMs` (`limit · 1000 / windowMs`; the Lua scripts compute the same). */
+/** Units per second of `limit` per `windowMs` (`limit · 1000 / windowMs`). */
 export function ratePerSecond(limit: number, windowMs: number): number {
   return (limit * 1000) / windowMs;
+}
+
+/**
+ * The same rate per ms, `limit / windowMs`, as the stores' bucket math takes it (one division per
+ * decision, none per refill; the Lua scripts compute the same).
+ */
+export function unitsPerMs(limit: number, windowMs: number): number {
+  return limit / windowMs;
 }
 
 /** `{ limit, windowMs }` as a bucket: `burst = limit`, `rate = limit · 1000 / windowMs`. */

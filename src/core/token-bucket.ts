@@ -44,24 +44,35 @@ export function fullBucket(config: BucketConfig, now: number): BucketState {
   return { tokens: config.burst, updatedAt: now };
 }
 
-/** `tokens` (as of `updatedAt`) plus the refill until `at > updatedAt`, unclamped. The one refill formula. */
-function refilled(tokens: number, updatedAt: number, rate: number, at: number): number {
-  return tokens + ((at - updatedAt) * rate) / 1000;
+/**
+ * The refill in units per ms of a bucket stated as a {@link BucketConfig} (`rate` is per second).
+ * The math below works per ms, so refilling multiplies and a decision divides only for its waits.
+ */
+function perMsOf(config: BucketConfig): number {
+  return config.rate / 1000;
+}
+
+/**
+ * `tokens` (as of `updatedAt`) plus the refill of `perMs` units per ms until `at > updatedAt`,
+ * unclamped. The one refill formula.
+ */
+function refilled(tokens: number, updatedAt: number, perMs: number, at: number): number {
+  return tokens + (at - updatedAt) * perMs;
 }
 
 /**
  * `tokens` (as of `updatedAt`) refilled lazily until `at`, clamped to `burst`; a clock that
  * stepped back (or did not move) changes nothing.
  */
-function tokensAt(tokens: number, updatedAt: number, burst: number, rate: number, at: number): number {
+function tokensAt(tokens: number, updatedAt: number, burst: number, perMs: number, at: number): number {
   if (!(at > updatedAt) || tokens >= burst) return tokens;
-  return Math.min(burst, refilled(tokens, updatedAt, rate, at));
+  return Math.min(burst, refilled(tokens, updatedAt, perMs, at));
 }
 
 /** The state at `now`: refilled lazily and clamped to burst; a clock that stepped back changes nothing. */
 export function refill(state: BucketState, config: BucketConfig, now: number): BucketState {
   if (!(now > state.updatedAt)) return state;
-  const tokens = tokensAt(state.tokens, state.updatedAt, config.burst, config.rate, now);
+  const tokens = tokensAt(state.tokens, state.updatedAt, config.burst, perMsOf(config), now);
   return { tokens, updatedAt: now };
 }
 
@@ -69,18 +80,18 @@ export function refill(state: BucketState, config: BucketConfig, now: number): B
  * Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost ≤ burst` (0 if it
  * already does): the first whole ms whose {@link tokensAt} reaches `cost` (less the slack).
  */
-function msUntilTokens(tokens: number, updatedAt: number, rate: number, cost: number): number {
+function msUntilTokens(tokens: number, updatedAt: number, perMs: number, cost: number): number {
   const need = cost - EPSILON;
   if (tokens >= need) return 0;
   // From here `tokens < need < burst`, so `tokensAt` reaches `need` exactly when the unclamped
   // refill does, at a time past `updatedAt`. The estimate only seeds the search, whose answer is
   // the first whole ms that formula itself admits: down while the ms before is admitted too,
   // else up until one is (the formula is monotone in the wait).
-  let ms = Math.max(1, Math.ceil(((cost - tokens) * 1000) / rate));
+  let ms = Math.max(1, Math.ceil((cost - tokens) / perMs));
   let step = 0;
   for (;;) {
     const at = updatedAt + ms;
-    if (at > updatedAt && refilled(tokens, updatedAt, rate, at) >= need) {
+    if (at > updatedAt && refilled(tokens, updatedAt, perMs, at) >= need) {
       if (step > 0 || ms === 1) return ms;
       step = -1;
       ms--;
@@ -94,7 +105,7 @@ function msUntilTokens(tokens: number, updatedAt: number, rate: number, cost: nu
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
 export function msUntil(state: BucketState, config: BucketConfig, cost: number): number {
-  return msUntilTokens(state.tokens, state.updatedAt, config.rate, cost);
+  return msUntilTokens(state.tokens, state.updatedAt, perMsOf(config), cost);
 }
 
 /** What {@link takeInPlace} decides: a server `Decision` (its `limit` is the bucket's burst). */
@@ -109,7 +120,7 @@ export interface TakeOutcome {
 
 /**
  * {@link take} over state held in place: `[tokens, updatedAt]` at `state[at]` and `state[at + 1]`,
- * updated there. Allocates only its answer (the stores' hot path); every other take goes through
+ * updated there, for a bucket of `burst` refilling `perMs` units per ms. Allocates only its answer (the stores' hot path); every other take goes through
  * it. Throws before changing anything when the cost is invalid. The exact waits are searched only
  * for what the outcome needs: `retryAfterMs` only when refused.
  */
@@ -117,13 +128,13 @@ export function takeInPlace(
   state: Float64Array,
   at: number,
   burst: number,
-  rate: number,
+  perMs: number,
   now: number,
   cost: number,
 ): TakeOutcome {
   checkCost(cost, burst);
   const updatedAt = state[at + 1]!;
-  const current = tokensAt(state[at]!, updatedAt, burst, rate, now);
+  const current = tokensAt(state[at]!, updatedAt, burst, perMs, now);
   const stamp = Math.max(now, updatedAt);
   const allowed = current >= cost - EPSILON;
   const left = allowed ? Math.max(0, current - cost) : current;
@@ -133,8 +144,8 @@ export function takeInPlace(
     allowed,
     limit: burst,
     remaining: Math.max(0, Math.floor(left + EPSILON)),
-    resetMs: msUntilTokens(left, stamp, rate, burst),
-    retryAfterMs: allowed ? 0 : msUntilTokens(current, stamp, rate, cost),
+    resetMs: msUntilTokens(left, stamp, perMs, burst),
+    retryAfterMs: allowed ? 0 : msUntilTokens(current, stamp, perMs, cost),
   };
 }
 
@@ -151,7 +162,7 @@ export function takeTokens(
     state,
     0,
     config.burst,
-    config.rate,
+    perMsOf(config),
     now,
     cost,
   );
@@ -168,8 +179,20 @@ export function take(state: BucketState, config: BucketConfig, now: number, cost
  * they are. Calls queue fairly: each reservation waits behind the tokens already owed.
  */
 export function reserve(state: BucketState, config: BucketConfig, now: number, cost = 1): Reservation {
-  checkCost(cost, config.burst);
-  const current = refill(state, config, now);
-  const waitMs = msUntil(current, config, cost);
-  return { state: { tokens: current.tokens - cost, updatedAt: current.updatedAt }, waitMs };
+  return reserveTokens(state, config.burst, perMsOf(config), now, cost);
+}
+
+/** {@link reserve} for a bucket of `burst` refilling `perMs` units per ms. */
+export function reserveTokens(
+  state: BucketState,
+  burst: number,
+  perMs: number,
+  now: number,
+  cost: number,
+): Reservation {
+  checkCost(cost, burst);
+  const tokens = tokensAt(state.tokens, state.updatedAt, burst, perMs, now);
+  const updatedAt = Math.max(now, state.updatedAt);
+  const waitMs = msUntilTokens(tokens, updatedAt, perMs, cost);
+  return { state: { tokens: tokens - cost, updatedAt }, waitMs };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tokenBucket } from '../../src/core/algorithms/token-bucket.js';
 import type { BucketConfig } from '../../src/core/limit.js';
 import { fullBucket, refill, reserve, take } from '../../src/core/token-bucket.js';
 import { InvalidCostError, isHeadwayError } from '../../src/errors.js';
@@ -153,5 +154,38 @@ describe('token bucket', () => {
     expect(alone).toMatchObject({ allowed: false, retryAfterMs: 1286, resetMs: 4143 });
     expect(take(empty, slow, 10 + 1286).allowed).toBe(true);
     expect(take(empty, slow, 10 + 1285).allowed).toBe(false);
+  });
+
+  it("property: in the stores' form ({ limit, windowMs }, per-ms math) waits are exact and reserve agrees with take", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.oneof(fc.integer({ min: 1, max: 120_000 }), fc.double({ min: 0.5, max: 1e7, noNaN: true })),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.double({ min: 1e6, max: 1e10, noNaN: true })),
+        fc.integer({ min: 1, max: 5 }),
+        (limit, windowMs, rawTokens, start, rawCost) => {
+          const store = { algorithm: 'token-bucket' as const, limit, windowMs };
+          const cost = Math.min(rawCost, limit);
+          const state = [Math.min(rawTokens, limit), start];
+          const taken = tokenBucket.take(state, store, start, cost);
+          const { waitMs } = tokenBucket.reserve!(state, store, start, cost);
+          expect(taken.decision.retryAfterMs).toBe(waitMs);
+          const at = (d: number) => tokenBucket.take(state, store, start + d, cost).decision.allowed;
+          expect(at(waitMs)).toBe(true);
+          if (waitMs > 0) expect(at(waitMs - 1)).toBe(false);
+          const full = (d: number) => tokenBucket.take(taken.state, store, start + d, limit).decision.allowed;
+          expect(full(taken.decision.resetMs)).toBe(true);
+          if (taken.decision.resetMs > 0) expect(full(taken.decision.resetMs - 1)).toBe(false);
+          // A clock stepped back adds nothing and removes only an admitted cost; time does not run back.
+          const back = tokenBucket.take(taken.state, store, start - 5_000, cost);
+          expect(back.state[1]).toBe(taken.state[1]);
+          expect(back.state[0]).toBe(
+            back.decision.allowed ? Math.max(0, taken.state[0]! - cost) : taken.state[0],
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -2,7 +2,8 @@
  * Token bucket, on the core bucket math (`src/core/token-bucket.ts`).
  *
  * Semantics (mirrored by the Redis store's Lua), with the limit read as a bucket (`src/core/limit.ts`):
- * - burst = `limit`; rate = `limit · 1000 / windowMs` units per second, refilled lazily, fractional tokens kept;
+ * - burst = `limit`; rate = `limit · 1000 / windowMs` units per second (the math runs per ms,
+ *   `limit / windowMs`), refilled lazily, fractional tokens kept;
  * - state `[tokens, updatedAt]`; a fresh key is full;
  * - allowed iff `tokens ≥ cost` after refill; a refusal removes nothing;
  * - `remaining` = whole tokens left; `resetMs` = whole ms until full;
@@ -12,13 +13,16 @@
  */
 
 import type { StoreLimit } from '../../stores/store.js';
-import { type BucketConfig, bucketOf, ratePerSecond } from '../limit.js';
-import { type BucketState, fullBucket, reserve, takeInPlace } from '../token-bucket.js';
+import { unitsPerMs } from '../limit.js';
+import { type BucketState, reserveTokens, takeInPlace } from '../token-bucket.js';
 import { checkCost } from './cost.js';
 import { type Algorithm, type AlgorithmState, type InPlaceTake, takeViaInPlace } from './types.js';
 
-function load(state: AlgorithmState, bucket: BucketConfig, now: number): BucketState {
-  return state && state.length === 2 ? { tokens: state[0]!, updatedAt: state[1]! } : fullBucket(bucket, now);
+/** The stored state, or a fresh key's: a full bucket at `now`. */
+function load(state: AlgorithmState, limit: StoreLimit, now: number): BucketState {
+  return state && state.length === 2
+    ? { tokens: state[0]!, updatedAt: state[1]! }
+    : { tokens: limit.limit, updatedAt: now };
 }
 
 /** Sets a fresh key's state: a full bucket at `now` (after the cost check: an invalid cost changes nothing). */
@@ -33,7 +37,7 @@ const inPlace: InPlaceTake = {
   take(state, at, fresh, limit, now, cost) {
     // Rare branches stay calls, so the hot path is small enough for V8 to inline whole.
     if (fresh) fill(state, at, limit, now, cost);
-    return takeInPlace(state, at, limit.limit, ratePerSecond(limit.limit, limit.windowMs), now, cost);
+    return takeInPlace(state, at, limit.limit, unitsPerMs(limit.limit, limit.windowMs), now, cost);
   },
 };
 
@@ -42,8 +46,8 @@ export const tokenBucket: Algorithm = {
   inPlace,
   take: takeViaInPlace(inPlace),
   reserve(state, limit, now, cost) {
-    const bucket = bucketOf(limit.limit, limit.windowMs);
-    const booked = reserve(load(state, bucket, now), bucket, now, cost);
+    const perMs = unitsPerMs(limit.limit, limit.windowMs);
+    const booked = reserveTokens(load(state, limit, now), limit.limit, perMs, now, cost);
     const full = Math.ceil(((limit.limit - booked.state.tokens) * limit.windowMs) / limit.limit);
     return {
       waitMs: booked.waitMs,

@@ -6,7 +6,7 @@ import { PRELUDE } from './prelude.js';
  *
  * - `key`: string state `tokens, updatedAt` (Redis time, ms); a missing key is a full bucket.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
- * - burst = limit; refill `limit·1000/windowMs` units per second, lazily; fractional tokens kept.
+ * - burst = limit; refill `limit/windowMs` units per ms (`pms`), lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
  *   `{ allowed, remaining, resetMs, retryAfterMs }`.
  * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before
@@ -17,23 +17,23 @@ import { PRELUDE } from './prelude.js';
 export const tokenBucketScript = defineScript(
   'headway:token-bucket',
   `${PRELUDE}
-local function refill(tk, at, t, limit, rps)
+local function refill(tk, at, t, limit, pms)
   if not (t > at) then return tk end
   if tk >= limit then return tk end
-  return math.min(limit, tk + ((t - at) * rps) / 1000)
+  return math.min(limit, tk + (t - at) * pms)
 end
 
-local function enough(ms, tk, at, need, limit, rps)
-  return refill(tk, at, at + ms, limit, rps) >= need - EPS
+local function enough(ms, tk, at, need, limit, pms)
+  return refill(tk, at, at + ms, limit, pms) >= need - EPS
 end
 
 -- Whole ms until the bucket holds need (refill alone).
-local function ms_until(tk, at, need, limit, rps)
+local function ms_until(tk, at, need, limit, pms)
   if tk >= need - EPS then return 0 end
-  return exact_wait(((need - tk) * 1000) / rps, enough, tk, at, need, limit, rps)
+  return exact_wait((need - tk) / pms, enough, tk, at, need, limit, pms)
 end
 -- per call
-local rps = (limit * 1000) / window
+local pms = limit / window
 
 local tokens, ts = read_state(redis.call('GET', key), 2)
 local now = monotonic(now_ms(), ts)
@@ -41,11 +41,11 @@ if tokens == nil or ts == nil then
   tokens = limit
   ts = now
 end
-tokens = refill(tokens, ts, now, limit, rps)
+tokens = refill(tokens, ts, now, limit, pms)
 ts = now
 
 if mode == 'reserve' then
-  local wait = ms_until(tokens, ts, cost, limit, rps)
+  local wait = ms_until(tokens, ts, cost, limit, pms)
   local after = tokens - cost
   redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)))
   return { wait }
@@ -57,9 +57,9 @@ local retry = 0
 if allowed then
   after = math.max(0, tokens - cost)
 else
-  retry = ms_until(tokens, ts, cost, limit, rps)
+  retry = ms_until(tokens, ts, cost, limit, pms)
 end
-local reset = ms_until(after, ts, limit, limit, rps)
+local reset = ms_until(after, ts, limit, limit, pms)
 if allowed then
   redis.call('SET', key, pack(after, ts), 'PX', math.max(1, reset))
 end
