@@ -20,8 +20,8 @@ function answer(
   const { headers } = outcome;
   for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
   if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
-  if (outcome.allowed) return next();
-  res.status(outcome.status).type('application/json').send(outcome.body);
+  if (outcome.allowed) next();
+  else res.status(outcome.status).type('application/json').send(outcome.body);
 }
 
 /**
