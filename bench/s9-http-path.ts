@@ -22,7 +22,7 @@ import type { S9Case } from './s9-http-server.js';
 
 export interface S9Options {
   reps: number;
-  /** Seconds of load per measurement. */
+  /** Seconds of load per measurement: whole seconds (autocannon stops on its once-a-second tick). */
   seconds: number;
   connections: number;
   /** Only the pairs of these bare apps (`node`, `fetch`, `hono`, `express`; `--kind`); all when none is one. */
@@ -116,6 +116,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
   const apps = (o.apps ?? []).filter((a) => allPairs.some((p) => p.bare === a));
   const pairs = allPairs.filter((p) => apps.length === 0 || apps.includes(p.bare));
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
+  if (!Number.isInteger(o.seconds)) throw new Error(`S9: whole seconds of load only, not ${o.seconds}`);
   const servers = new Map<S9Case, Server>();
   const generator = startLineChild('bench/s9-load.ts', []);
   try {
@@ -155,7 +156,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
           const ratio = limited / bareRate;
           add(ratios, pair.name, ratio);
           process.stderr.write(
-            `  S9 ${pair.name.padEnd(36)} bare ${int(bareRate)}/s, limited ${int(limited)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
+            `  S9 ${pair.name.padEnd(36)} bare ${int(bareRate)}/s (${int(bareBefore)} before, ${int(bareAfter)} after), limited ${int(limited)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
           );
           bareBefore = bareAfter;
         }
