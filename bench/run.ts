@@ -120,11 +120,12 @@ async function runHere(names: readonly string[]): Promise<void> {
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
     if (wanted('S7')) await runS7(report, { reps: args.reps, calls: 300, callers: 8 });
     if (wanted('S8')) await runS8(report, { reps: args.reps, n: 300, callers: 16 });
-    // Three alternating reps even by default: one HTTP run is too noisy to ratio on its own.
+    // Five reps of 1 s by default (three of 4 s in full): one HTTP run is too noisy to ratio on its
+    // own, and the bare-between-cases schedule (26 runs a rep) keeps S9 near 3 minutes.
     if (wanted('S9'))
       await runS9(report, {
-        reps: Math.max(3, args.reps),
-        seconds: full ? 4 : 2,
+        reps: Math.max(full ? 3 : 5, args.reps),
+        seconds: full ? 4 : 1,
         connections: 32,
         apps: args.kinds,
       });
@@ -224,7 +225,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent in three reps; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 2 min) runs three alternating reps. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports) and undici RetryAgent in three reps; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 3 min) runs five reps of 1 s runs, each case between two runs of its bare server. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

@@ -1,8 +1,11 @@
 /**
  * S9 (server, whole HTTP path): requests/s of a framework answering `{"ok":true}`, bare and behind
- * Headway's adapter for it, loaded by autocannon (its CLI, in its own process) over loopback. Each
- * case is its own server process; every rep runs each pair bare/limited in alternating order, so
- * the ratio compares the two under the same machine load. express-rate-limit on the same Express
+ * Headway's adapter for it, loaded by autocannon over loopback from one load process of its own
+ * (s9-load.ts). Each case is its own server process. Every rep measures each app's bare server
+ * before and after each of its other cases (bare, A, bare, B, …, bare; the cases' order reversed
+ * every other rep), and a case's ratio is its requests/s over the mean of the two bare runs either
+ * side of it: a drift of the machine's load over the three runs cancels to first order, and each
+ * bare run serves two ratios. express-rate-limit on the same Express
  * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
  * those frameworks before it does anything); and, for node:http, the fetch handler and Hono, the
  * floor of any limiter: the same header fields put on the response the cheapest way known, with
@@ -12,19 +15,14 @@
  *   npm run bench -- --scenario S9 --no-write
  *   npm run bench -- --scenario S9 --kind fetch,hono --no-write   # only those apps' pairs
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Report } from './lib/report.js';
 import { fixed, int, median } from './lib/stats.js';
 import type { S9Case } from './s9-http-server.js';
 
-const run = promisify(execFile);
-const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-
 export interface S9Options {
   reps: number;
-  /** Seconds of load per measurement. */
+  /** Seconds of load per measurement: whole seconds (autocannon stops on its once-a-second tick). */
   seconds: number;
   connections: number;
   /** Only the pairs of these bare apps (`node`, `fetch`, `hono`, `express`; `--kind`); all when none is one. */
@@ -52,6 +50,42 @@ const allPairs: Pair[] = [
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 
+/** A child process that answers each line on its stdin with one line on its stdout. */
+interface LineChild {
+  child: ChildProcess;
+  /** The next line it writes. */
+  next(): Promise<string>;
+  /** Writes `line` and resolves with the line it answers. */
+  ask(line: string): Promise<string>;
+}
+
+function startLineChild(script: string, args: readonly string[]): LineChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
+      const line = out.slice(0, end);
+      out = out.slice(end + 1);
+      waiting.shift()?.resolve(line);
+    }
+  });
+  child.once('exit', (code) => {
+    for (const w of waiting.splice(0))
+      w.reject(new Error(`S9: ${script} ${args.join(' ')} exited with ${code}`));
+  });
+  const next = () => new Promise<string>((resolve, reject) => waiting.push({ resolve, reject }));
+  const ask = (line: string) => {
+    const answer = next();
+    child.stdin!.write(`${line}\n`);
+    return answer;
+  };
+  return { child, next, ask };
+}
+
 interface Server {
   child: ChildProcess;
   port: number;
@@ -60,43 +94,21 @@ interface Server {
 }
 
 async function startCase(name: S9Case): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/s9-http-server.ts', name], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const waiting: ((line: string) => void)[] = [];
-  let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    for (let end = out.indexOf('\n'); end >= 0; end = out.indexOf('\n')) {
-      const line = out.slice(0, end);
-      out = out.slice(end + 1);
-      waiting.shift()?.(line);
-    }
-  });
-  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
-  const port = await new Promise<number>((resolve, reject) => {
-    next().then((line) => resolve(JSON.parse(line).port), reject);
-    child.once('exit', (code) => reject(new Error(`S9 server ${name} exited with ${code}`)));
-  });
-  const usage = async () => {
-    const line = next();
-    child.stdin!.write('\n');
-    return JSON.parse(await line) as { cpuUs: number; requests: number };
-  };
-  return { child, port, usage };
+  const server = startLineChild('bench/s9-http-server.ts', [name]);
+  const { port } = JSON.parse(await server.next()) as { port: number };
+  const usage = async () => JSON.parse(await server.ask('')) as { cpuUs: number; requests: number };
+  return { child: server.child, port, usage };
 }
 
-/** Requests/s (2xx only) from one autocannon run against `port`. */
-async function load(port: number, seconds: number, connections: number): Promise<number> {
-  const { stdout } = await run(
-    process.execPath,
-    [autocannon, '-j', '-c', String(connections), '-d', String(seconds), `http://127.0.0.1:${port}/`],
-    { maxBuffer: 1 << 24, timeout: (seconds + 30) * 1000 },
-  );
-  const result = JSON.parse(stdout) as { '2xx': number; non2xx: number; errors: number; duration: number };
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`S9: ${result.non2xx} non-2xx answers and ${result.errors} errors on port ${port}`);
-  return result['2xx'] / result.duration;
+/** Requests/s (2xx only) of one autocannon run against `port`, from the load process. */
+async function load(
+  generator: LineChild,
+  port: number,
+  seconds: number,
+  connections: number,
+): Promise<number> {
+  return (JSON.parse(await generator.ask(JSON.stringify({ port, seconds, connections }))) as { rate: number })
+    .rate;
 }
 
 export async function runS9(report: Report, o: S9Options): Promise<void> {
@@ -104,44 +116,56 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
   const apps = (o.apps ?? []).filter((a) => allPairs.some((p) => p.bare === a));
   const pairs = allPairs.filter((p) => apps.length === 0 || apps.includes(p.bare));
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
+  if (!Number.isInteger(o.seconds)) throw new Error(`S9: whole seconds of load only, not ${o.seconds}`);
   const servers = new Map<S9Case, Server>();
+  const generator = startLineChild('bench/s9-load.ts', []);
   try {
-    for (const name of names) servers.set(name, await startCase(name));
-    // Warm-up: JIT and connection setup of every server, not measured.
-    for (const name of names) await load(servers.get(name)!.port, 1, o.connections);
+    // Started together: each spends a second or more loading tsx and its framework.
+    const started = await Promise.allSettled(names.map(startCase));
+    started.forEach((s, i) => {
+      if (s.status === 'fulfilled') servers.set(names[i]!, s.value);
+    });
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    // Warm-up: JIT and connection setup of every server and of the load process, not measured.
+    for (const name of names) await load(generator, servers.get(name)!.port, 1, o.connections);
     const rates = new Map<S9Case, number[]>();
     const ratios = new Map<string, number[]>();
     const cpu = new Map<S9Case, number[]>();
-    /** Requests/s of one run, and the server's CPU µs per request during it. */
+    const add = <K>(map: Map<K, number[]>, key: K, value: number) =>
+      map.set(key, [...(map.get(key) ?? []), value]);
+    /** Requests/s of one run (kept with the server's CPU µs per request during it). */
     const measure = async (name: S9Case) => {
       const server = servers.get(name)!;
       const before = await server.usage();
-      const rate = await load(server.port, o.seconds, o.connections);
+      const rate = await load(generator, server.port, o.seconds, o.connections);
       const after = await server.usage();
-      const perRequest = (after.cpuUs - before.cpuUs) / (after.requests - before.requests);
-      cpu.set(name, [...(cpu.get(name) ?? []), perRequest]);
+      add(cpu, name, (after.cpuUs - before.cpuUs) / (after.requests - before.requests));
+      add(rates, name, rate);
       return rate;
     };
+    const bares = [...new Set(pairs.map((p) => p.bare))];
     for (let rep = 0; rep < o.reps; rep++) {
-      for (const pair of pairs) {
-        const order = rep % 2 === 0 ? [pair.bare, pair.limited] : [pair.limited, pair.bare];
-        const seen: Partial<Record<S9Case, number>> = {};
-        for (const name of order) {
-          const rate = await measure(name);
-          seen[name] = rate;
-          rates.set(name, [...(rates.get(name) ?? []), rate]);
+      for (const bare of bares) {
+        const own = pairs.filter((p) => p.bare === bare);
+        // bare, A, bare, B, …, bare: each case between two bare runs.
+        let bareBefore = await measure(bare);
+        for (const pair of rep % 2 === 0 ? own : own.reverse()) {
+          const limited = await measure(pair.limited);
+          const bareAfter = await measure(bare);
+          const bareRate = (bareBefore + bareAfter) / 2;
+          const ratio = limited / bareRate;
+          add(ratios, pair.name, ratio);
+          process.stderr.write(
+            `  S9 ${pair.name.padEnd(36)} bare ${int(bareRate)}/s (${int(bareBefore)} before, ${int(bareAfter)} after), limited ${int(limited)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
+          );
+          bareBefore = bareAfter;
         }
-        const ratio = seen[pair.limited]! / seen[pair.bare]!;
-        ratios.set(pair.name, [...(ratios.get(pair.name) ?? []), ratio]);
-        process.stderr.write(
-          `  S9 ${pair.name.padEnd(36)} bare ${int(seen[pair.bare]!)}/s, limited ${int(seen[pair.limited]!)}/s = ${fixed(ratio, 2)}×; CPU µs/req ${fixed(cpu.get(pair.bare)!.at(-1)!, 1)} → ${fixed(cpu.get(pair.limited)!.at(-1)!, 1)}\n`,
-        );
       }
     }
     const cpuOf = (name: S9Case) => median(cpu.get(name)!);
     report.table(
       `S9: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.seconds} s per run)`,
-      `Medians of ${o.reps} rep(s); the ratio is the median of each rep's limited ÷ bare (measured back to back, order alternating). Each server is its own process; autocannon runs in another (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
+      `Medians of ${o.reps} rep(s); the ratio is the median over reps of limited ÷ the mean of the bare runs just before and just after it (bare, A, bare, B, …, bare; the order reversed every other rep). Each server is its own process; autocannon runs in another, one for the whole run (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
       ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range', 'server CPU µs/req bare → limited'],
       pairs.map((p) => {
         const r = ratios.get(p.name)!;
@@ -184,6 +208,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
       });
     }
   } finally {
+    generator.child.kill();
     for (const { child } of servers.values()) child.kill();
   }
 }

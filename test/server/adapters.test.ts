@@ -137,6 +137,19 @@ describe('Express middleware', () => {
     expectContract(answers);
   });
 
+  it('answers the same once an asynchronous key has decided', async () => {
+    const middleware = expressRateLimit(
+      rateLimit({ policy, clock: new ManualClock(), key: () => Promise.resolve('k') }),
+    );
+    const answers: Answer[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { req, res, answer } = nodePair();
+      middleware(req as express.Request, res as express.Response, () => res.end('ok'));
+      answers.push(await answer);
+    }
+    expectContract(answers);
+  });
+
   it('passes limiter errors to next', async () => {
     const middleware = expressRateLimit(rateLimit({ key: () => Promise.reject(new Error('boom')) }));
     const { req, res } = nodePair();

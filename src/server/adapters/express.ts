@@ -1,8 +1,28 @@
-import type { RequestHandler } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import { nodeRequest } from '../node-request.js';
 import type { LimitOutcome } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
+import type { LimitRequest } from '../request.js';
+
+/**
+ * Puts the outcome's headers (and CORS's) on `res`; passes on, or answers the refusal. One function
+ * for every request, not a closure per request. `setHeader`, not `putHeaders`: Express has changed
+ * `res`'s prototype, and an own `writeHead` on such an object made the response ~10 µs dearer.
+ */
+function answer(
+  outcome: LimitOutcome,
+  request: LimitRequest,
+  res: Response,
+  next: NextFunction,
+  cors: CorsOption,
+): void {
+  const { headers } = outcome;
+  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+  if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
+  if (outcome.allowed) next();
+  else res.status(outcome.status).type('application/json').send(outcome.body);
+}
 
 /**
  * Express middleware. The client IP is the socket's (`trustProxy` of the limiter decides about
@@ -13,16 +33,10 @@ export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOpt
   const decide = deciderOf(limiter);
   const { cors } = options;
   return function expressRateLimitMiddleware(req, res, next) {
+    let request: LimitRequest;
     let outcome: LimitOutcome | Promise<LimitOutcome>;
-    const request = nodeRequest(req);
-    const answer = (outcome: LimitOutcome) => {
-      const { headers } = outcome;
-      for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
-      if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
-      if (outcome.allowed) return next();
-      res.status(outcome.status).type('application/json').send(outcome.body);
-    };
     try {
+      request = nodeRequest(req);
       if (cors && isPreflight(cors, request)) {
         res
           .status(204)
@@ -34,7 +48,7 @@ export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOpt
     } catch (error) {
       return next(error);
     }
-    if (isPromise(outcome)) outcome.then(answer, next);
-    else answer(outcome);
+    if (isPromise(outcome)) outcome.then((decided) => answer(decided, request, res, next, cors), next);
+    else answer(outcome, request, res, next, cors);
   };
 }
