@@ -18,7 +18,8 @@ export { newNoCounters, noCountersModel } from './no-counters.js';
 
 /**
  * How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`);
- * `maxRate`, a configured rate (units/s), bounds a window model from above.
+ * `maxRate`, a configured rate (units/s), bounds a window model from above (and gives the length
+ * of a window that states none).
  */
 export interface TrackOptions {
   spread: boolean;
@@ -111,9 +112,10 @@ export function trackGovernsConfigured(track: Track): boolean {
 }
 
 /**
- * True when the track paces a configured key in place of its configured bucket: a window of known
- * length governs, and it bounds its spending by the configured rate itself (`maxRate`), so the
- * bucket's smaller burst no longer holds the server's word (a window's quota at once) against it.
+ * True when the track paces a configured key in place of its configured bucket: a window governs,
+ * and it bounds its spending by the configured rate itself (`maxRate`: at most its limit plus the
+ * rate's refill in any span), so the bucket's smaller burst no longer holds the server's word (a
+ * window's quota at once) against it.
  */
 export function trackReplacesConfigured(track: Track): boolean {
   const i = governing(track);
