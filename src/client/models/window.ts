@@ -86,6 +86,11 @@ export interface WindowModelState {
   cautious: boolean;
   /** `windowMs` is the configured prior (`limit / maxRate`): the server stated neither window nor rate. */
   prior: boolean;
+  /**
+   * The earliest a unit came back on the prior's word alone (before its stated reset): only a send
+   * after it can be refused for the prior. `Infinity` until then.
+   */
+  priorBackAt: number;
   /** When the server last counted what the model cannot explain (an unforeseen refusal, units not back). */
   falsifiedAt: number | null;
   /** Answered units still counted, ascending by when they are back ({@link Ledger}). */
@@ -154,6 +159,7 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     windowMs: null,
     cautious: false,
     prior: false,
+    priorBackAt: Number.POSITIVE_INFINITY,
     falsifiedAt: null,
     ledger: emptyLedger(),
     foreign: 0,
@@ -234,6 +240,7 @@ function sync(
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
+  if (s.prior && ownBackAt < resetAt) s.priorBackAt = Math.min(s.priorBackAt, ownBackAt);
   // Every unit counted now is back by the stated reset.
   const clamped = clampTo(s.ledger, resetAt);
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
@@ -360,6 +367,17 @@ export function boundsConfiguredRate(s: WindowModelState): boolean {
   return s.rateBound !== null;
 }
 
+/**
+ * True when the configured rate's bound may bind: the window's length is unknown or only the
+ * prior, or its stated rate is above the configured one. A window the server states at or below
+ * the configured rate keeps to it on average by itself (a bound as tight as the window would
+ * carry a stalled window's delay into every later one).
+ */
+function rateBoundBinds(s: WindowModelState, limit: number): boolean {
+  if (s.windowMs === null || s.prior || s.maxRate === null) return true;
+  return (limit * 1000) / s.windowMs > s.maxRate + EPSILON;
+}
+
 /** Units per second the model spends at most: the window's own rate, bounded by the configured one. */
 function paceOf(s: WindowModelState, limit: number, windowMs: number): number {
   const own = (limit * 1000) / windowMs;
@@ -375,7 +393,10 @@ export const windowModel: ServerModel<WindowModelState> = {
         ? s.lastSentAt + (cost * 1000) / paceOf(s, s.limit, s.windowMs) - now
         : 0;
     // The configured rate's bound keeps no cushion: the window's ledger already keeps its count.
-    const bound = s.rateBound === null ? 0 : tokenDelay(s.rateBound, cost, 0, now, inFlight, now);
+    const bound =
+      s.rateBound === null || !rateBoundBinds(s, s.limit)
+        ? 0
+        : tokenDelay(s.rateBound, cost, 0, now, inFlight, now);
     return Math.max(Math.ceil(spacing), bound, spendDelay(s, s.limit, cost, now, inFlight));
   },
 
@@ -400,10 +421,12 @@ export const windowModel: ServerModel<WindowModelState> = {
       !otherLimit &&
       s.limit !== null &&
       countedAt(s, o.at, o.inFlightBefore) <= s.limit;
-    // A window read from the configured prior was the user's figure, not the model, misjudged.
-    const refutesPrior = unforeseen && s.prior;
+    // A send that went on a return only the configured prior foresaw, refused: the user's figure,
+    // not the model, misjudged the window's length. A send refused before any such return says
+    // nothing of the length (the configured bucket may have sent it before the window governed).
+    const refutesPrior = unforeseen && s.prior && o.sentAt >= s.priorBackAt;
     if (unforeseen) {
-      s.cautious = true;
+      if (!s.prior || refutesPrior) s.cautious = true;
       if (!refutesPrior) contradict(s, o.at);
     }
     const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;

@@ -125,6 +125,25 @@ describe('window model', () => {
     expect(m.delay(bounded(null), 4, 1500, 0)).toBe(0);
   });
 
+  it('the bound holds only a window that could outpace the configured rate', () => {
+    // 10 per second stated as 10/s, spent at 0; a stalled client sends the next 10 only at 1500,
+    // which the server counts in a window that ends at 2000.
+    const stalled = (maxRate: number) => {
+      let s = newWindow(false, maxRate);
+      s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
+      for (let mark = 2; mark <= 10; mark++) s = m.sent(s, 1, 0, mark, 0);
+      s = spend(s, { n: 9, at: 0, firstMark: 2, used: 1, limit: 10, resetInMs: 1000, statedRate: 10 });
+      for (let mark = 11; mark <= 20; mark++) s = m.sent(s, 1, 1500, mark, 0);
+      return spend(s, { n: 10, at: 1500, firstMark: 11, used: 0, limit: 10, resetInMs: 500, statedRate: 10 });
+    };
+    // Back at 2000 (tested 102 ms later). Configured at the stated 10/s, the window's own pace
+    // bounds it: all 10 go, the stall forgotten. Configured at 5/s, the bound holds them: the 10
+    // sent at 1500 took 2.5 units more than it had refilled (7.5), and 600 ms refill 3.
+    expect(m.delay(stalled(10), 10, 2102, 0)).toBe(0);
+    expect(m.delay(stalled(5), 1, 2102, 0)).toBeGreaterThan(0);
+    expect(m.delay(stalled(5), 1, 2300, 0)).toBe(0);
+  });
+
   it('with neither window nor rate stated, a configured rate reads the window as limit / rate long', () => {
     // `X-RateLimit-*`: 10 left of 10, the reset in whole seconds; configured at 20/s: 500 ms.
     const spent = (maxRate: number | null) =>
@@ -156,6 +175,20 @@ describe('window model', () => {
     expect(s.confirmed).toBe(false);
     expect(m.delay(s, 9, 553, 0)).toBe(0);
     expect(m.falsifiedAt(s)).toBeNull();
+  });
+
+  it('a refusal before any return on the prior leaves the prior: it was not the prior that misjudged', () => {
+    // Five counted, the window read as 500 ms long; a send at 10 (the configured bucket's, before
+    // the window governed) is refused: the server counts others too. That contradicts the model,
+    // but says nothing of the window's length.
+    let s = spend(newWindow(false, 20), { n: 5, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    s = m.sent(s, 1, 10, 6, 0);
+    s = m.observe(
+      s,
+      reading({ limit: 10, rate: null, resetInMs: 990 }, 11, 6, 0, { sentAt: 10, outcome: 'limited' }),
+    );
+    expect(s).toMatchObject({ cautious: false, prior: true, windowMs: 500 });
+    expect(m.falsifiedAt(s)).toBe(11);
   });
 
   it('a refusal of the prior rules out the prior, not the model: units then wait for the reset', () => {
