@@ -394,7 +394,11 @@ export class Pacer {
       if (window.remaining === null) continue;
       counted++;
       if (!this.#tracks.some(followsWindow, window)) {
-        const options = { spread: this.#options.spread, maxRate: this.#options.rate };
+        const options = {
+          spread: this.#options.spread,
+          maxRate: this.#options.rate,
+          maxBurst: this.#configured?.burst ?? undefined,
+        };
         const track = newTrack(trackId(window), now, options);
         this.#tracks.push({ unit: window.unit, name: window.name, track });
       }

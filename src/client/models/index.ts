@@ -24,6 +24,8 @@ export { newNoCounters, noCountersModel } from './no-counters.js';
 export interface TrackOptions {
   spread: boolean;
   maxRate?: number | undefined;
+  /** The configured burst, beside `maxRate`. */
+  maxBurst?: number | undefined;
 }
 
 /** A model with its state constructor. */
@@ -40,7 +42,9 @@ const register = <S>(
 /** Models of a window with counters, in order of preference. */
 const COUNTER_MODELS = [
   register(bucketModel, (now) => newBucket(undefined, undefined, now)),
-  register(windowModel, (_now, options) => newWindow(options.spread, options.maxRate ?? null)),
+  register(windowModel, (_now, options) =>
+    newWindow(options.spread, options.maxRate ?? null, options.maxBurst ?? null),
+  ),
 ] as const;
 
 /** One window the server reports, under every hypothesis at once (each state updated in place). */

@@ -34,16 +34,20 @@
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
  * window of `limit`). A server that states neither its window nor a rate (`X-RateLimit-*`) leaves
- * it to the configured rate, when there is one (`maxRate`): its window of `limit` is read as
- * `limit / maxRate` long, the window the user's figure describes (100 per second read as a
- * window of 100: one second). That is a prior, tested as any return is (an unconfirmed return
- * goes alone, and a refusal rules the prior out); with neither, each unit waits for its reset.
- * The configured rate also bounds the model from above, as a bucket of `maxRate` whose capacity is
- * the window's limit, full when the first reading came (what the server counted then already
- * spent): at most `limit + maxRate × t` units go in any span `t`, whatever the window's length and
- * however early the server says units are back. So the configured figure caps the average pace
- * without holding the server's word (a window's quota at once) against it, and the window model
- * paces a configured key in place of the configured bucket (whose burst is the user's guess).
+ * it to the configured rate, when there is one (`maxRate`) and the window is larger than the
+ * configured burst (`maxBurst`; a smaller one the configured bucket already spends at once): its
+ * window of `limit` is read as `limit / maxRate` long, the window the user's figure describes (100
+ * per second read as a window of 100: one second). That is a prior, never confirmed (each window's
+ * first return goes alone), and a refusal of a send made on a return only the prior foresaw rules
+ * the prior out (not the model); with neither, each unit waits for its reset.
+ * Once the window's length is known (stated, or the prior), the model paces a configured key in
+ * place of the configured bucket (whose burst is the user's guess), and the configured rate bounds
+ * it from above as a bucket of `maxRate` whose capacity is the window's limit, full when the first
+ * reading came (what the server counted then already spent): at most `limit + maxRate × t` units
+ * go in any span `t`, however early the server says units are back. The bound is applied where the
+ * window could outpace the rate (the prior, or a stated rate above `maxRate`). So the configured
+ * figure caps the average pace without holding the server's word (a window's quota at once)
+ * against it.
  *
  * A refusal that the ledger did not foresee means the window was misjudged: from then on each
  * unit waits for the longest window the server's statements allow (a configured prior no longer
@@ -118,6 +122,8 @@ export interface WindowModelState {
   spread: boolean;
   /** A configured rate (units/s) that bounds the spending from above, or `null`. */
   maxRate: number | null;
+  /** The configured burst: a window of no more than this is already spent at once by the configured bucket. */
+  maxBurst: number | null;
   /**
    * The configured rate's bound: a bucket of `maxRate` with the window's limit as its capacity,
    * from the first reading on; `null` unconfigured or before a reading.
@@ -151,9 +157,14 @@ const slotOf = (windowMs: number | null) => Math.max(1, (windowMs ?? 0) / SLOTS_
 
 /**
  * A window model that knows nothing yet; `spread` spaces each window's quota evenly; `maxRate` (a
- * configured rate, units/s) bounds what a window of known length may spend.
+ * configured rate, units/s) bounds what it may spend, and with `maxBurst` (the configured burst)
+ * gives the length of a window larger than that burst that states none.
  */
-export function newWindow(spread = false, maxRate: number | null = null): WindowModelState {
+export function newWindow(
+  spread = false,
+  maxRate: number | null = null,
+  maxBurst: number | null = null,
+): WindowModelState {
   return {
     limit: null,
     windowMs: null,
@@ -171,6 +182,7 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     maxRemainingSeen: -1,
     spread,
     maxRate,
+    maxBurst,
     rateBound: null,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
@@ -203,7 +215,10 @@ function windowLength(s: WindowModelState, limit: number, o: Observation): numbe
   s.prior = false;
   if (s.cautious) return stated;
   if (o.statedRate === null || !(o.statedRate > 0)) {
-    if (stated !== null || s.maxRate === null || !(s.maxRate > 0)) return stated;
+    // Only a window larger than the configured burst needs it: a smaller one the configured bucket
+    // already spends at once, and it keeps pacing beside the window.
+    if (stated !== null || s.maxRate === null || !(s.maxRate > 0) || limit <= (s.maxBurst ?? 0))
+      return stated;
     s.prior = true;
     return (limit * 1000) / s.maxRate;
   }
@@ -362,20 +377,24 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }
 
-/** True when the model enforces its configured rate itself (a reading gave it the window's limit). */
+/**
+ * True when the model enforces its configured rate itself: a reading gave it the window's limit
+ * and its length (stated, or the prior). A window of unknown length leaves the pacing to the
+ * configured bucket, beside it.
+ */
 export function boundsConfiguredRate(s: WindowModelState): boolean {
-  return s.rateBound !== null;
+  return s.rateBound !== null && s.windowMs !== null;
 }
 
 /**
- * True when the configured rate's bound may bind: the window's length is unknown or only the
- * prior, or its stated rate is above the configured one. A window the server states at or below
- * the configured rate keeps to it on average by itself (a bound as tight as the window would
- * carry a stalled window's delay into every later one).
+ * True when the configured rate's bound may bind: the window's length is only the prior, or its
+ * stated rate is above the configured one. A window the server states at or below the configured
+ * rate keeps to it on average by itself (a bound as tight as the window would carry a stalled
+ * window's delay into every later one).
  */
 function rateBoundBinds(s: WindowModelState, limit: number): boolean {
-  if (s.windowMs === null || s.prior || s.maxRate === null) return true;
-  return (limit * 1000) / s.windowMs > s.maxRate + EPSILON;
+  if (!boundsConfiguredRate(s) || s.windowMs === null || s.maxRate === null) return false;
+  return s.prior || (limit * 1000) / s.windowMs > s.maxRate + EPSILON;
 }
 
 /** Units per second the model spends at most: the window's own rate, bounded by the configured one. */

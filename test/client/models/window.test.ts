@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../../src/client/models/model.js';
-import { newWindow, type WindowModelState, windowModel } from '../../../src/client/models/window.js';
+import {
+  boundsConfiguredRate,
+  newWindow,
+  type WindowModelState,
+  windowModel,
+} from '../../../src/client/models/window.js';
 import { answer, window } from './helpers.js';
 
 const m = windowModel;
@@ -165,6 +170,30 @@ describe('window model', () => {
       statedRate: 5,
     });
     expect(m.delay(stated, 1, 0, 0)).toBe(2000 + 200 + 2);
+  });
+
+  it('no prior for a window the configured burst already spends at once: the configured bucket keeps pacing', () => {
+    // Configured 200/s burst 20 against a window of 20 (a token bucket of 200/s burst 20 reads so).
+    const s = spend(newWindow(false, 200, 20), {
+      n: 5,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 20,
+      resetInMs: 1000,
+    });
+    expect(s.windowMs).toBeNull();
+    expect(boundsConfiguredRate(s)).toBe(false);
+    const larger = spend(newWindow(false, 200, 20), {
+      n: 5,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 100,
+      resetInMs: 1000,
+    });
+    expect(larger.windowMs).toBe(500);
+    expect(boundsConfiguredRate(larger)).toBe(true);
   });
 
   it('a return on the prior is never confirmed: each window sends its first return alone', () => {
