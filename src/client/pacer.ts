@@ -15,8 +15,8 @@
  *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
  *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
  *   above and follows the server's `remaining` downwards; the server's tracks still govern a
- *   configured key once its counters contradict a bucket (a window), and a window of known length
- *   replaces the bucket, bounded by the configured rate (`rate × window` at once at most).
+ *   configured key once its counters contradict a bucket (a window), and the window then replaces
+ *   the bucket, bounded by the configured rate (its limit plus `rate × t` in any span `t`).
  * - **Costs** ({@link ./cost.ts}): a call costs units in every window, `requests` and `tokens`
  *   alike; a unit the call's cost leaves out costs what {@link LearnedCosts} has learned. Each
  *   window's track is booked, synced and asked in its own unit: a call leaves when all allow it.
@@ -269,8 +269,8 @@ export class Pacer {
   }
 
   /**
-   * The configured bucket paces requests, unless a request window of known length governs and
-   * bounds itself by the configured rate: then the server's word (a window's quota at once) wins.
+   * The configured bucket paces requests, unless a request window governs and bounds itself by the
+   * configured rate: then the server's word (a window's quota at once) wins.
    */
   #configuredPaces(): boolean {
     if (!this.#configured) return false;
@@ -394,7 +394,11 @@ export class Pacer {
       if (window.remaining === null) continue;
       counted++;
       if (!this.#tracks.some(followsWindow, window)) {
-        const options = { spread: this.#options.spread, maxRate: this.#options.rate };
+        const options = {
+          spread: this.#options.spread,
+          maxRate: this.#options.rate,
+          maxBurst: this.#configured?.burst ?? undefined,
+        };
         const track = newTrack(trackId(window), now, options);
         this.#tracks.push({ unit: window.unit, name: window.name, track });
       }

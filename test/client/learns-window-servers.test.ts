@@ -112,9 +112,13 @@ describe('learning a window server from a slow, loaded host', () => {
 });
 
 describe('a client configured as a bucket against a window server', () => {
+  // In `x-ratelimit` (no window, no rate stated, the reset in whole seconds) the window is read as
+  // limit / rate = 500 ms long, the configured figure's prior.
   it.each([
     ['fixed-window', 'ietf'],
     ['sliding-log', 'draft-6'],
+    ['fixed-window', 'x-ratelimit'],
+    ['sliding-log', 'x-ratelimit'],
   ] as const)(
     '%s (%s): the window replaces the bucket, every call succeeds, none refused',
     async (algorithm, headers) => {
@@ -124,6 +128,17 @@ describe('a client configured as a bucket against a window server', () => {
         refused: 0,
         source: 'window',
       });
+    },
+  );
+});
+
+describe('a client configured above the rate of a window server that states no window', () => {
+  it.each(['fixed-window', 'sliding-log'] as const)(
+    '%s (x-ratelimit): the prior window (100 / 400 per second = 250 ms) is refused once, then the resets pace',
+    async (algorithm) => {
+      const { ok, refused } = await run(algorithm, 'x-ratelimit', 400, 16, { rate: 400, burst: 20 });
+      expect(ok).toBe(400);
+      expect(refused).toBeLessThanOrEqual(1);
     },
   );
 });

@@ -95,7 +95,7 @@ describe('Pacer', () => {
     expect(pacer.delay(1, 36)).toMatchObject({ ms: 21, window: 'requests:w' });
   });
 
-  it('a window of known length replaces the configured bucket: its quota goes at once, bounded by the rate', () => {
+  it('a window replaces the configured bucket: its quota goes at once, bounded by the rate', () => {
     // Configured 200/s burst 20; the server counts 100 per 500 ms (stated as 200/s).
     const pacer = new Pacer(options({ rate: 200, burst: 20 }), noSpread, 0);
     for (let i = 0; i < 30; i++) {
@@ -104,13 +104,20 @@ describe('Pacer', () => {
     // The configured bucket has spent its 20 and refills one unit per 5 ms; the window has 70 left.
     expect(pacer.snapshot(30)).toMatchObject({ source: 'window', tokens: 70 });
     expect(pacer.delay(70, 30).ms).toBe(0);
-    // Configured at 100/s instead, the window may hold 50 at once: 20 more now, not 21.
-    const slower = new Pacer(options({ rate: 100, burst: 20 }), noSpread, 0);
+    // The same window in `X-RateLimit-*` (no window, no rate stated, the reset in whole seconds):
+    // read as 100 / (200 per second) = 500 ms long, it replaces the bucket as well.
+    const unstated = new Pacer(options({ rate: 200, burst: 20 }), noSpread, 0);
     for (let i = 0; i < 30; i++) {
-      roundTrip(slower, i, 200, { 'ratelimit-policy': '"w";q=200;w=1', ratelimit: `"w";r=${99 - i};t=1` });
+      const headers = {
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': `${99 - i}`,
+        'x-ratelimit-reset': '1',
+      };
+      roundTrip(unstated, i * 5, 200, headers);
     }
-    expect(slower.delay(20, 30).ms).toBe(0);
-    expect(slower.delay(21, 30).ms).toBeGreaterThan(0);
+    // (At the configured pace: no refill in 100 ms contradicts the bucket the counts first fit.)
+    expect(unstated.snapshot(145)).toMatchObject({ source: 'window', rate: 200, tokens: 70 });
+    expect(unstated.delay(70, 145).ms).toBe(0);
   });
 
   it('a shared quota paces the key: the pacer then only gates and counts', () => {

@@ -18,11 +18,14 @@ export { newNoCounters, noCountersModel } from './no-counters.js';
 
 /**
  * How a track's models are made: `spread` spaces a window's quota evenly (`quota: 'spread'`);
- * `maxRate`, a configured rate (units/s), bounds a window model from above.
+ * `maxRate`, a configured rate (units/s), bounds a window model from above (and gives the length
+ * of a window that states none).
  */
 export interface TrackOptions {
   spread: boolean;
   maxRate?: number | undefined;
+  /** The configured burst, beside `maxRate`. */
+  maxBurst?: number | undefined;
 }
 
 /** A model with its state constructor. */
@@ -39,7 +42,9 @@ const register = <S>(
 /** Models of a window with counters, in order of preference. */
 const COUNTER_MODELS = [
   register(bucketModel, (now) => newBucket(undefined, undefined, now)),
-  register(windowModel, (_now, options) => newWindow(options.spread, options.maxRate ?? null)),
+  register(windowModel, (_now, options) =>
+    newWindow(options.spread, options.maxRate ?? null, options.maxBurst ?? null),
+  ),
 ] as const;
 
 /** One window the server reports, under every hypothesis at once (each state updated in place). */
@@ -111,9 +116,10 @@ export function trackGovernsConfigured(track: Track): boolean {
 }
 
 /**
- * True when the track paces a configured key in place of its configured bucket: a window of known
- * length governs, and it bounds its spending by the configured rate itself (`maxRate`), so the
- * bucket's smaller burst no longer holds the server's word (a window's quota at once) against it.
+ * True when the track paces a configured key in place of its configured bucket: a window governs,
+ * and it bounds its spending by the configured rate itself (`maxRate`: at most its limit plus the
+ * rate's refill in any span), so the bucket's smaller burst no longer holds the server's word (a
+ * window's quota at once) against it.
  */
 export function trackReplacesConfigured(track: Track): boolean {
   const i = governing(track);

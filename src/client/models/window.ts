@@ -33,12 +33,26 @@
  * So a server that does not give units back refuses at most one send, and usually none.
  *
  * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
- * window of `limit`), else each unit waits for its reset. A configured rate (`maxRate`) bounds the
- * model from above once the window's length is known: at most `maxRate × windowMs` units counted at
- * once, so the configured figure caps the pace without holding the server's word (a window's quota
- * at once) against it. A refusal that the ledger did not
- * foresee means the window was misjudged: from then on each unit waits for the longest window the
- * server's statements allow. Such a refusal, and a server that counts more than the ledger and the
+ * window of `limit`). A server that states neither its window nor a rate (`X-RateLimit-*`) leaves
+ * it to the configured rate, when there is one (`maxRate`) and the window is larger than the
+ * configured burst (`maxBurst`; a smaller one the configured bucket already spends at once): its
+ * window of `limit` is read as `limit / maxRate` long, the window the user's figure describes (100
+ * per second read as a window of 100: one second). That is a prior, never confirmed (each window's
+ * first return goes alone), and a refusal of a send made on a return only the prior foresaw rules
+ * the prior out (not the model); with neither, each unit waits for its reset.
+ * Once the window's length is known (stated, or the prior), the model paces a configured key in
+ * place of the configured bucket (whose burst is the user's guess), and the configured rate bounds
+ * it from above as a bucket of `maxRate` whose capacity is the window's limit, full when the first
+ * reading came (what the server counted then already spent): at most `limit + maxRate × t` units
+ * go in any span `t`, however early the server says units are back. The bound is applied where the
+ * window could outpace the rate (the prior, or a stated rate above `maxRate`). So the configured
+ * figure caps the average pace without holding the server's word (a window's quota at once)
+ * against it.
+ *
+ * A refusal that the ledger did not foresee means the window was misjudged: from then on each
+ * unit waits for the longest window the server's statements allow (a configured prior no longer
+ * counts). Such a refusal — unless it refuted the prior, the user's figure rather than the model
+ * — and a server that counts more than the ledger and the
  * sends in flight explain (units it should have given back), contradict the model; two or more
  * units back before a sliding log could give them back while the server still counts many (a
  * count that creeps back) rule it out. One unit is not enough: a send counted in one fixed window
@@ -47,6 +61,7 @@
  * `sent` and `observe` update the state in place (the {@link ServerModel} contract); its ledger
  * is a value that each update replaces.
  */
+import { refill, type Tokens, tokenDelay } from './bucket.js';
 import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 import {
   backAtReaching,
@@ -66,10 +81,20 @@ import {
 export interface WindowModelState {
   /** Units per window: the stated limit, or the most ever seen left plus one. `null` until a reading. */
   limit: number | null;
-  /** Window length, from the stated rate; `null` when unknown (units then wait for the reset). */
+  /**
+   * Window length, from the stated rate, else `limit / maxRate` (the configured prior); `null`
+   * when unknown (units then wait for the reset).
+   */
   windowMs: number | null;
   /** A refusal the ledger did not foresee: from then on, the longest window the statements allow is used. */
   cautious: boolean;
+  /** `windowMs` is the configured prior (`limit / maxRate`): the server stated neither window nor rate. */
+  prior: boolean;
+  /**
+   * The earliest a unit came back on the prior's word alone (before its stated reset): only a send
+   * after it can be refused for the prior. `Infinity` until then.
+   */
+  priorBackAt: number;
   /** When the server last counted what the model cannot explain (an unforeseen refusal, units not back). */
   falsifiedAt: number | null;
   /** Answered units still counted, ascending by when they are back ({@link Ledger}). */
@@ -95,8 +120,15 @@ export interface WindowModelState {
   maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
   spread: boolean;
-  /** A configured rate (units/s) that bounds each window's spending from above, or `null`. */
+  /** A configured rate (units/s) that bounds the spending from above, or `null`. */
   maxRate: number | null;
+  /** The configured burst: a window of no more than this is already spent at once by the configured bucket. */
+  maxBurst: number | null;
+  /**
+   * The configured rate's bound: a bucket of `maxRate` with the window's limit as its capacity,
+   * from the first reading on; `null` unconfigured or before a reading.
+   */
+  rateBound: Tokens | null;
   /** The last send, for the spacing of `spread`. */
   lastSentAt: number;
   /**
@@ -125,13 +157,20 @@ const slotOf = (windowMs: number | null) => Math.max(1, (windowMs ?? 0) / SLOTS_
 
 /**
  * A window model that knows nothing yet; `spread` spaces each window's quota evenly; `maxRate` (a
- * configured rate, units/s) bounds what a window of known length may spend.
+ * configured rate, units/s) bounds what it may spend, and with `maxBurst` (the configured burst)
+ * gives the length of a window larger than that burst that states none.
  */
-export function newWindow(spread = false, maxRate: number | null = null): WindowModelState {
+export function newWindow(
+  spread = false,
+  maxRate: number | null = null,
+  maxBurst: number | null = null,
+): WindowModelState {
   return {
     limit: null,
     windowMs: null,
     cautious: false,
+    prior: false,
+    priorBackAt: Number.POSITIVE_INFINITY,
     falsifiedAt: null,
     ledger: emptyLedger(),
     foreign: 0,
@@ -143,6 +182,8 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     maxRemainingSeen: -1,
     spread,
     maxRate,
+    maxBurst,
+    rateBound: null,
     lastSentAt: Number.NEGATIVE_INFINITY,
     confirmed: false,
     agreed: 0,
@@ -164,13 +205,37 @@ function countedAt(s: WindowModelState, t: number, inFlight: number): number {
 /** Units held until `foreignBackAt`: foreign ones, and returns a reading may not have counted. */
 const held = (s: WindowModelState) => s.foreign + s.unsure;
 
-/** The window the statements allow: `limit / statedRate`, or (cautious) the stated window length. */
-function windowLength(cautious: boolean, limit: number, o: Observation): number | null {
+/**
+ * The window the statements allow: `limit / statedRate`, else the configured prior `limit /
+ * maxRate` when nothing is stated, or (cautious) the stated window length alone; notes in
+ * `s.prior` whether it is the prior.
+ */
+function windowLength(s: WindowModelState, limit: number, o: Observation): number | null {
   const stated = o.window?.windowMs ?? null;
-  if (cautious) return stated;
-  if (o.statedRate === null || !(o.statedRate > 0)) return stated;
+  s.prior = false;
+  if (s.cautious) return stated;
+  if (o.statedRate === null || !(o.statedRate > 0)) {
+    // Only a window larger than the configured burst needs it: a smaller one the configured bucket
+    // already spends at once, and it keeps pacing beside the window.
+    if (stated !== null || s.maxRate === null || !(s.maxRate > 0) || limit <= (s.maxBurst ?? 0))
+      return stated;
+    s.prior = true;
+    return (limit * 1000) / s.maxRate;
+  }
   const derived = (limit * 1000) / o.statedRate;
   return stated === null ? derived : Math.min(stated, derived);
+}
+
+/**
+ * Keeps the configured rate's bound in step with the window: its capacity is the limit; the
+ * first reading fills it with what the window had left (the units the server counted by then,
+ * sent before the model saw them, are spent from it).
+ */
+function boundRate(s: WindowModelState, limit: number, remaining: number, o: Observation): void {
+  if (s.maxRate === null) return;
+  if (s.rateBound === null)
+    s.rateBound = { rate: s.maxRate, burst: limit, tokens: remaining - o.inFlight, updatedAt: o.at };
+  else s.rateBound.burst = limit;
 }
 
 function sync(
@@ -178,16 +243,19 @@ function sync(
   o: Observation,
   remaining: number,
   inFlightAtSend: number | undefined,
+  refutesPrior: boolean,
 ): void {
   const window = o.window!;
   s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
   const limit = o.statedPolicy ? s.maxRemainingSeen + 1 : Math.max(window.quota ?? 0, s.maxRemainingSeen + 1);
   s.limit = limit;
-  s.windowMs = windowLength(s.cautious, limit, o);
+  s.windowMs = windowLength(s, limit, o);
+  boundRate(s, limit, remaining, o);
   const resetAt = window.resetInMs === null ? Number.POSITIVE_INFINITY : o.at + window.resetInMs;
   const dueAt = s.windowMs === null ? Number.NEGATIVE_INFINITY : o.sentAt + s.windowMs;
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
+  if (s.prior && ownBackAt < resetAt) s.priorBackAt = Math.min(s.priorBackAt, ownBackAt);
   // Every unit counted now is back by the stated reset.
   const clamped = clampTo(s.ledger, resetAt);
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
@@ -273,7 +341,14 @@ function sync(
   // in its window after a slow start, counts little, but some of the window before.)
   const overtaken = Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore) + after;
   const boundaryPassed = serverCount <= limit / 4 && serverCount <= o.cost + overtaken + 1;
-  s.confirmed ||= agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
+  // A refusal of the configured prior's window shows the server still counting what the prior
+  // gave back: evidence against the user's figure, not against a window.
+  if (refutesPrior) return;
+  // A return on the configured prior's time is never confirmed: a boundary that passed before it
+  // says nothing of the window's length, so each window's first return goes alone, and the one
+  // the prior misjudged is refused alone.
+  s.confirmed ||=
+    !s.prior && agrees && (boundaryPassed || (early === 0 && agreed >= limit / 4 && outpacesCreep));
   // No window creeps back: that rules the model out for good (it never again governs before another).
   if (creepsBack) s.falsifiedAt = Number.POSITIVE_INFINITY;
   else if (unexplained) contradict(s, o.at);
@@ -302,27 +377,54 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }
 
-/** Units the model lets be counted at once: the window's limit, bounded by the configured rate over a known window. */
-function spendable(s: WindowModelState, limit: number): number {
-  return s.maxRate === null || s.windowMs === null ? limit : Math.min(limit, (s.maxRate * s.windowMs) / 1000);
+/**
+ * True when the model enforces its configured rate itself: a reading gave it the window's limit
+ * and its length (stated, or the prior). A window of unknown length leaves the pacing to the
+ * configured bucket, beside it.
+ */
+export function boundsConfiguredRate(s: WindowModelState): boolean {
+  return s.rateBound !== null && s.windowMs !== null;
 }
 
-/** True when the model enforces its configured rate itself (it knows the window's length). */
-export function boundsConfiguredRate(s: WindowModelState): boolean {
-  return s.maxRate !== null && s.windowMs !== null;
+/**
+ * True when the configured rate's bound may bind: the window's length is only the prior, or its
+ * stated rate is above the configured one. A window the server states at or below the configured
+ * rate keeps to it on average by itself (a bound as tight as the window would carry a stalled
+ * window's delay into every later one).
+ */
+function rateBoundBinds(s: WindowModelState, limit: number): boolean {
+  if (!boundsConfiguredRate(s) || s.windowMs === null || s.maxRate === null) return false;
+  return s.prior || (limit * 1000) / s.windowMs > s.maxRate + EPSILON;
+}
+
+/** Units per second the model spends at most: the window's own rate, bounded by the configured one. */
+function paceOf(s: WindowModelState, limit: number, windowMs: number): number {
+  const own = (limit * 1000) / windowMs;
+  return s.maxRate === null ? own : Math.min(own, s.maxRate);
 }
 
 /** The window model. */
 export const windowModel: ServerModel<WindowModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.limit === null) return 0;
-    const limit = spendable(s, s.limit);
-    const spacing = s.spread && s.windowMs !== null ? s.lastSentAt + (s.windowMs * cost) / limit - now : 0;
-    return Math.max(Math.ceil(spacing), spendDelay(s, limit, cost, now, inFlight));
+    const spacing =
+      s.spread && s.windowMs !== null
+        ? s.lastSentAt + (cost * 1000) / paceOf(s, s.limit, s.windowMs) - now
+        : 0;
+    // The configured rate's bound keeps no cushion: the window's ledger already keeps its count.
+    const bound =
+      s.rateBound === null || !rateBoundBinds(s, s.limit)
+        ? 0
+        : tokenDelay(s.rateBound, cost, 0, now, inFlight, now);
+    return Math.max(Math.ceil(spacing), bound, spendDelay(s, s.limit, cost, now, inFlight));
   },
 
   sent(s, cost, now, mark, inFlightBefore) {
     if (s.spread) s.lastSentAt = now;
+    if (s.rateBound !== null) {
+      refill(s.rateBound, now, inFlightBefore);
+      (s.rateBound.tokens as number) -= cost;
+    }
     // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
     if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
     return s;
@@ -333,19 +435,23 @@ export const windowModel: ServerModel<WindowModelState> = {
     // A refusal that states room left in this window for the call is another limit's (GitHub's
     // secondary limits).
     const otherLimit = hadRoomFor(o.window, o.cost);
-    if (
+    const unforeseen =
       o.outcome === 'limited' &&
       !otherLimit &&
       s.limit !== null &&
-      countedAt(s, o.at, o.inFlightBefore) <= s.limit
-    ) {
-      s.cautious = true;
-      contradict(s, o.at);
+      countedAt(s, o.at, o.inFlightBefore) <= s.limit;
+    // A send that went on a return only the configured prior foresaw, refused: the user's figure,
+    // not the model, misjudged the window's length. A send refused before any such return says
+    // nothing of the length (the configured bucket may have sent it before the window governed).
+    const refutesPrior = unforeseen && s.prior && o.sentAt >= s.priorBackAt;
+    if (unforeseen) {
+      if (!s.prior || refutesPrior) s.cautious = true;
+      if (!refutesPrior) contradict(s, o.at);
     }
     const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
     if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
     const remaining = o.window?.remaining ?? null;
-    if (remaining !== null) sync(s, o, remaining, inFlightAtSend);
+    if (remaining !== null) sync(s, o, remaining, inFlightAtSend, refutesPrior);
     return s;
   },
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../../src/client/models/model.js';
-import { newWindow, type WindowModelState, windowModel } from '../../../src/client/models/window.js';
+import {
+  boundsConfiguredRate,
+  newWindow,
+  type WindowModelState,
+  windowModel,
+} from '../../../src/client/models/window.js';
 import { answer, window } from './helpers.js';
 
 const m = windowModel;
@@ -110,30 +115,120 @@ describe('window model', () => {
     expect(m.delay(s, 1, 0, 0)).toBe(702);
   });
 
-  it('a configured rate bounds a window of known length: at most rate × window counted at once', () => {
-    // 100 per 500 ms stated as 200/s; 40 answered, 60 left.
-    const spent40 = (maxRate: number | null) =>
-      spend(newWindow(false, maxRate), {
-        n: 40,
-        at: 10,
-        firstMark: 1,
-        used: 0,
-        limit: 100,
-        resetInMs: 1000,
-        statedRate: 200,
-      });
-    // Configured at the server's own pace (200/s = 100 per 500 ms): the window's 60 left go at once.
-    expect(m.delay(spent40(200), 60, 10, 0)).toBe(0);
-    // Configured at 100/s: 50 per 500 ms at most, so 10 more now, the 11th when the first is back.
-    const slow = spent40(100);
-    expect(m.delay(slow, 10, 10, 0)).toBe(0);
-    expect(m.delay(slow, 11, 10, 0)).toBeGreaterThanOrEqual(500);
-    expect(m.delay(spent40(null), 60, 10, 0)).toBe(0);
+  it('a configured rate bounds the window as a bucket of that rate holding the window, full at the first reading', () => {
+    // 10 per second stated as 10/s; configured at 2/s. The first reading leaves 9: those go at once.
+    const bounded = (maxRate: number | null) => {
+      let s = newWindow(false, maxRate);
+      s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
+      for (let mark = 2; mark <= 10; mark++) s = m.sent(s, 1, 0, mark, 0);
+      return spend(s, { n: 9, at: 0, firstMark: 2, used: 1, limit: 10, resetInMs: 1000, statedRate: 10 });
+    };
+    expect(m.delay(bounded(2), 1, 0, 0)).toBeGreaterThanOrEqual(1000);
+    // At 1500 the window's 10 are back, but the bound has refilled 3 units (2/s): the 4th waits 500 ms.
+    expect(m.delay(bounded(2), 3, 1500, 0)).toBe(0);
+    expect(m.delay(bounded(2), 4, 1500, 0)).toBe(500);
+    expect(m.delay(bounded(null), 4, 1500, 0)).toBe(0);
   });
 
-  it('a configured rate cannot bound a window of unknown length', () => {
-    const s = spend(newWindow(false, 1), { n: 5, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 700 });
-    expect(m.delay(s, 5, 0, 0)).toBe(0);
+  it('the bound holds only a window that could outpace the configured rate', () => {
+    // 10 per second stated as 10/s, spent at 0; a stalled client sends the next 10 only at 1500,
+    // which the server counts in a window that ends at 2000.
+    const stalled = (maxRate: number) => {
+      let s = newWindow(false, maxRate);
+      s = m.observe(s, reading({ limit: 10, rate: 10, resetInMs: 1000 }, 0, 1, 9));
+      for (let mark = 2; mark <= 10; mark++) s = m.sent(s, 1, 0, mark, 0);
+      s = spend(s, { n: 9, at: 0, firstMark: 2, used: 1, limit: 10, resetInMs: 1000, statedRate: 10 });
+      for (let mark = 11; mark <= 20; mark++) s = m.sent(s, 1, 1500, mark, 0);
+      return spend(s, { n: 10, at: 1500, firstMark: 11, used: 0, limit: 10, resetInMs: 500, statedRate: 10 });
+    };
+    // Back at 2000 (tested 102 ms later). Configured at the stated 10/s, the window's own pace
+    // bounds it: all 10 go, the stall forgotten. Configured at 5/s, the bound holds them: the 10
+    // sent at 1500 took 2.5 units more than it had refilled (7.5), and 600 ms refill 3.
+    expect(m.delay(stalled(10), 10, 2102, 0)).toBe(0);
+    expect(m.delay(stalled(5), 1, 2102, 0)).toBeGreaterThan(0);
+    expect(m.delay(stalled(5), 1, 2300, 0)).toBe(0);
+  });
+
+  it('with neither window nor rate stated, a configured rate reads the window as limit / rate long', () => {
+    // `X-RateLimit-*`: 10 left of 10, the reset in whole seconds; configured at 20/s: 500 ms.
+    const spent = (maxRate: number | null) =>
+      spend(newWindow(false, maxRate), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    const prior = spent(20);
+    expect(m.snapshot(prior, 0, 0)).toMatchObject({ rate: 20, burst: 10, source: 'window' });
+    // Back at 500, tested one unit's share of the window (50 ms) and 2 ms of slack later; unconfigured,
+    // at the stated reset (1000, and 2 ms of slack: the window's length is unknown).
+    expect(m.delay(prior, 1, 0, 0)).toBe(552);
+    expect(m.delay(spent(null), 1, 0, 0)).toBe(1002);
+    // A statement wins over the prior: stated as 5/s, the window is 2 s long.
+    const stated = spend(newWindow(false, 20), {
+      n: 10,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 10,
+      resetInMs: 3000,
+      statedRate: 5,
+    });
+    expect(m.delay(stated, 1, 0, 0)).toBe(2000 + 200 + 2);
+  });
+
+  it('no prior for a window the configured burst already spends at once: the configured bucket keeps pacing', () => {
+    // Configured 200/s burst 20 against a window of 20 (a token bucket of 200/s burst 20 reads so).
+    const s = spend(newWindow(false, 200, 20), {
+      n: 5,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 20,
+      resetInMs: 1000,
+    });
+    expect(s.windowMs).toBeNull();
+    expect(boundsConfiguredRate(s)).toBe(false);
+    const larger = spend(newWindow(false, 200, 20), {
+      n: 5,
+      at: 0,
+      firstMark: 1,
+      used: 0,
+      limit: 100,
+      resetInMs: 1000,
+    });
+    expect(larger.windowMs).toBe(500);
+    expect(boundsConfiguredRate(larger)).toBe(true);
+  });
+
+  it('a return on the prior is never confirmed: each window sends its first return alone', () => {
+    let s = spend(newWindow(false, 20), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    s = m.sent(s, 1, 552, 11, 0);
+    // Its answer shows a fresh window: room for 9 more, on that reading's word, but not confirmed.
+    s = m.observe(s, reading({ limit: 10, rate: null, resetInMs: 1000 }, 553, 11, 9));
+    expect(s.confirmed).toBe(false);
+    expect(m.delay(s, 9, 553, 0)).toBe(0);
+    expect(m.falsifiedAt(s)).toBeNull();
+  });
+
+  it('a refusal before any return on the prior leaves the prior: it was not the prior that misjudged', () => {
+    // Five counted, the window read as 500 ms long; a send at 10 (the configured bucket's, before
+    // the window governed) is refused: the server counts others too. That contradicts the model,
+    // but says nothing of the window's length.
+    let s = spend(newWindow(false, 20), { n: 5, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    s = m.sent(s, 1, 10, 6, 0);
+    s = m.observe(
+      s,
+      reading({ limit: 10, rate: null, resetInMs: 990 }, 11, 6, 0, { sentAt: 10, outcome: 'limited' }),
+    );
+    expect(s).toMatchObject({ cautious: false, prior: true, windowMs: 500 });
+    expect(m.falsifiedAt(s)).toBe(11);
+  });
+
+  it('a refusal of the prior rules out the prior, not the model: units then wait for the reset', () => {
+    let s = spend(newWindow(false, 20), { n: 10, at: 0, firstMark: 1, used: 0, limit: 10, resetInMs: 1000 });
+    s = m.sent(s, 1, 552, 11, 0);
+    // The window is 1 s long after all: the test is refused, the window still full until 1000.
+    const refused = reading({ limit: 10, rate: null, resetInMs: 448 }, 553, 11, 0, { outcome: 'limited' });
+    s = m.observe(s, refused);
+    expect(s).toMatchObject({ cautious: true, prior: false, windowMs: null });
+    expect(m.falsifiedAt(s)).toBeNull();
+    expect(m.delay(s, 1, 553, 0)).toBeGreaterThanOrEqual(447);
   });
 
   it('units in flight count; when only answers can free enough, waits for them', () => {
