@@ -48,6 +48,7 @@
  * is a value that each update replaces.
  */
 import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
+import { PendingSends } from './pending-sends.js';
 import {
   backAtReaching,
   CLOCK_SLACK_MS,
@@ -90,7 +91,7 @@ export interface WindowModelState {
    */
   unverified: number;
   /** Units in flight before each send still unanswered, by its mark. */
-  inFlightAtSend: Map<number, number>;
+  inFlightAtSend: PendingSends;
   syncedMark: number;
   maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
@@ -138,7 +139,7 @@ export function newWindow(spread = false, maxRate: number | null = null): Window
     foreignBackAt: 0,
     unsure: 0,
     unverified: 0,
-    inFlightAtSend: new Map(),
+    inFlightAtSend: new PendingSends(),
     syncedMark: -1,
     maxRemainingSeen: -1,
     spread,
@@ -324,7 +325,7 @@ export const windowModel: ServerModel<WindowModelState> = {
   sent(s, cost, now, mark, inFlightBefore) {
     if (s.spread) s.lastSentAt = now;
     // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
-    if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
+    if (cost > 0) s.inFlightAtSend.add(mark, inFlightBefore);
     return s;
   },
 
@@ -342,8 +343,7 @@ export const windowModel: ServerModel<WindowModelState> = {
       s.cautious = true;
       contradict(s, o.at);
     }
-    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
-    if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
+    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.take(o.mark) : undefined;
     const remaining = o.window?.remaining ?? null;
     if (remaining !== null) sync(s, o, remaining, inFlightAtSend);
     return s;
