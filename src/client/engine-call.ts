@@ -153,9 +153,8 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     this.#lane.addWait(clock.now() - started);
   }
 
-  /** Runs the call to its end. */
+  /** Runs the call to its end (its first `acquire` earns the key's retry budget its credit). */
   run(): Promise<A> {
-    this.#lane.budget.deposit();
     return this.#loop(null, 0);
   }
 
@@ -165,7 +164,6 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
    */
   start(sink: CallSink<A>): void {
     const lane = this.#lane;
-    lane.budget.deposit();
     const dispatch = this.#transport.dispatch;
     let granted: Ticket | Promise<Ticket> | null = null;
     try {

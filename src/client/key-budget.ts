@@ -20,9 +20,9 @@ export class KeyBudget {
     this.#state = newRetryBudget(options, clock.now());
   }
 
-  /** Records an original call: earns retry credit. */
-  deposit(): void {
-    this.#state = depositRequest(this.#state, this.#options, this.#clock.now());
+  /** Records an original call at `now` (the clock's reading): earns retry credit. */
+  deposit(now: number = this.#clock.now()): void {
+    this.#state = depositRequest(this.#state, this.#options, now);
   }
 
   /** Spends one retry; false when the budget is exhausted. */

@@ -60,13 +60,19 @@ export class KeyLane {
 
   /**
    * A ticket for one attempt of `cost`: at once when nobody waits and the pacer lets it go now,
-   * else once it has waited its turn, in priority order. `waiter` may throw to give up.
+   * else once it has waited its turn, in priority order. `waiter` may throw to give up. A call's
+   * `first` attempt is an original call: it earns the key's retry budget its credit, even when
+   * the line is full.
    */
   acquire(cost: Costs | number, priority: number, first: boolean, waiter: Waiter): Ticket | Promise<Ticket> {
-    if (first && this.#line.waiting >= this.options.maxQueue)
-      throw new QueueFullError(this.key, this.options.maxQueue);
+    // One reading of the clock for the credit and the pacer: they happen at the same moment.
+    const now = this.#clock.now();
+    if (first) {
+      this.budget.deposit(now);
+      if (this.#line.waiting >= this.options.maxQueue)
+        throw new QueueFullError(this.key, this.options.maxQueue);
+    }
     if (!this.#shared && this.#line.empty) {
-      const now = this.#clock.now();
       const delay = this.#pacer.delay(cost, now);
       if (delay.ms <= 0) return this.#pacer.grant(cost, delay.probe, 0, now);
     }

@@ -47,6 +47,7 @@ import {
 import { hadRoomFor, type ModelSnapshot, type Observation } from './models/model.js';
 import type { NoCountersModelState } from './models/no-counters.js';
 import type { KeyStats } from './stats.js';
+import { UnitCounts } from './unit-counts.js';
 import type { Verdict } from './verdict.js';
 
 /** Why a call is held. */
@@ -151,11 +152,11 @@ export class Pacer {
   /** Attempts granted (and not given back). */
   #attempts = 0;
   /** Units in flight, per unit. */
-  readonly #inFlightUnits = new Map<string, number>();
+  readonly #inFlightUnits = new UnitCounts();
   /** Cumulative units sent, per unit. */
-  readonly #sent = new Map<string, number>();
+  readonly #sent = new UnitCounts();
   /** Scratch: units in flight per unit before the ticket being released was (see `#release`; only its units are current). */
-  readonly #releasedFrom = new Map<string, number>();
+  readonly #releasedFrom = new UnitCounts();
   /**
    * Scratch: the observation each model is handed in turn, refilled per unit (see `#observe`). No
    * model keeps it (nor a reference to it) past its `observe`: one object serves every answer.
@@ -361,8 +362,8 @@ export class Pacer {
   }
 
   #release(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): void {
-    // One scratch map, reused: the answer is observed before this returns. Not cleared (a clear
-    // makes a new table): `#observe` reads only the units of this ticket, which are all set here.
+    // One scratch count, reused: the answer is observed before this returns. Not cleared:
+    // `#observe` reads only the units of this ticket, which are all set here.
     const before = this.#releasedFrom;
     for (const unit in ticket.costs) {
       const inFlight = this.#inFlightIn(unit);

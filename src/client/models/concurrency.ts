@@ -39,6 +39,7 @@
  *   a refusal per period.
  */
 import type { ModelSnapshot, Observation, ServerModel } from './model.js';
+import { PendingSends } from './pending-sends.js';
 
 /** Quiet time (no concurrency refusal) before the cap may grow by one. */
 export const PROBE_AFTER_MS = 30_000;
@@ -61,10 +62,8 @@ export interface ConcurrencyModelState {
   cap: number | null;
   /** When the cap was last lowered (or raised by a probe); `-Infinity` before. */
   changedAt: number;
-  /** The marks of the calls sent and not settled yet, in the order they left. */
-  pending: number[];
-  /** When each of `pending` left. */
-  pendingAt: number[];
+  /** The calls sent and not settled yet, by mark, in the order they left: when each left. */
+  pending: PendingSends;
   /**
    * When the admitted calls left, in the order they were answered: a log of which the state reads
    * `admittedFrom` to its end (older entries left the view, and are dropped in batches).
@@ -94,8 +93,7 @@ export function newConcurrency(): ConcurrencyModelState {
     cap: null,
     changedAt: Number.NEGATIVE_INFINITY,
     doubtedAt: Number.NEGATIVE_INFINITY,
-    pending: [],
-    pendingAt: [],
+    pending: new PendingSends(),
     admitted: [],
     admittedFrom: 0,
     perPeriod: null,
@@ -113,8 +111,9 @@ export function newConcurrency(): ConcurrencyModelState {
  * arrived (the calls sent after it may not have reached the server yet).
  */
 function sentBefore(s: ConcurrencyModelState, o: Observation): number {
+  const { pending } = s;
   let n = 0;
-  for (const mark of s.pending) if (mark < o.mark) n++;
+  for (let i = 0; i < pending.size; i++) if (pending.markAt(i) < o.mark) n++;
   return n;
 }
 
@@ -139,7 +138,11 @@ function sentWithin(s: ConcurrencyModelState, from: number, to: number): number 
     const at = s.admitted[i]!;
     if (at > from && at <= to) n++;
   }
-  for (const at of s.pendingAt) if (at > from && at <= to) n++;
+  const { pending } = s;
+  for (let i = 0; i < pending.size; i++) {
+    const at = pending.valueAt(i);
+    if (at > from && at <= to) n++;
+  }
   return n;
 }
 
@@ -224,19 +227,6 @@ function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
 }
 
 /**
- * Removes the element at `i` in place: `splice` would also make an array of what it removed, on
- * every answer. Answers come mostly in send order: the first goes with `shift`, which moves nothing.
- */
-function removeAt(list: number[], i: number): void {
-  if (i === 0) {
-    list.shift();
-    return;
-  }
-  for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j] as number;
-  list.pop();
-}
-
-/**
  * The concurrency model as a {@link ServerModel} whose unit is one call in flight: `delay` is 0
  * while a place is free and the per-period limit allows, the time until it does when only that
  * binds, and `Infinity` (wait for an answer) when no place is free.
@@ -251,7 +241,8 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
     const within: number[] = [];
     for (let i = s.admittedFrom; i < s.admitted.length; i++)
       if (s.admitted[i]! > from) within.push(s.admitted[i]!);
-    for (const at of s.pendingAt) if (at > from) within.push(at);
+    const { pending } = s;
+    for (let i = 0; i < pending.size; i++) if (pending.valueAt(i) > from) within.push(pending.valueAt(i));
     const over = within.length + cost - s.perPeriod;
     if (over <= 0) return 0;
     within.sort((a, b) => a - b);
@@ -259,19 +250,14 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
   },
 
   sent(s, _cost, now, mark) {
-    s.pending.push(mark);
-    s.pendingAt.push(now);
+    s.pending.add(mark, now);
     return s;
   },
 
   observe(s, o) {
     if (o.outcome === 'limited') afterRefusal(s, o);
     else if (o.outcome === 'answered') afterAnswer(s, o);
-    const i = s.pending.indexOf(o.mark);
-    if (i >= 0) {
-      removeAt(s.pending, i);
-      removeAt(s.pendingAt, i);
-    }
+    s.pending.take(o.mark);
     return s;
   },
 

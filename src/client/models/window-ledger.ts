@@ -79,6 +79,19 @@ function ledgerOf(entries: readonly Entry[]): Ledger {
   return { log, from: 0, to: log.length, headCut: 0, tail: last < 0 ? null : (entries[last] as Entry) };
 }
 
+/**
+ * `l` with `tail` as its newest entry. Spelled out, not spread: an answer makes one or two of these,
+ * and a spread copies by the source's shape, several times slower than a literal of a known one.
+ */
+function withTail(l: Ledger, tail: Entry | null): Ledger {
+  return { log: l.log, from: l.from, to: l.to, headCut: l.headCut, tail };
+}
+
+/** `e`, back by `backAt` instead. */
+function backBy(e: Entry, backAt: number): Entry {
+  return { backAt, units: e.units, mark: e.mark, dueAt: e.dueAt };
+}
+
 /** Units of the log's entry `i` as the ledger sees it. */
 function unitsAt(l: Ledger, i: number): number {
   return (l.log.units[i] as number) - (i === l.from ? l.headCut : 0);
@@ -191,8 +204,8 @@ export function clampTo(l: Ledger, resetAt: number): Ledger {
   const tail = l.tail;
   if (tail === null || tail.backAt <= resetAt) return l;
   // Usually only the newest is due after it (resets move forward): no copy.
-  if (firstAfter(l, resetAt) === l.to) return { ...l, tail: { ...tail, backAt: resetAt } };
-  return ledgerOf(entriesOf(l).map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e)));
+  if (firstAfter(l, resetAt) === l.to) return withTail(l, backBy(tail, resetAt));
+  return ledgerOf(entriesOf(l).map((e) => (e.backAt > resetAt ? backBy(e, resetAt) : e)));
 }
 
 /**
@@ -212,11 +225,11 @@ export function insert(l: Ledger, entry: Entry, slotMs: number): Ledger {
       mark: Math.max(tail.mark, entry.mark),
       dueAt: Math.min(tail.dueAt, entry.dueAt),
     };
-    return { ...l, tail: merged };
+    return withTail(l, merged);
   }
-  const slotted = { ...entry, backAt };
+  const slotted = backBy(entry, backAt);
   const kept = sizeOf(l) >= MAX_LEDGER ? dropFirst(l) : l;
-  if (kept.tail === null) return { ...kept, tail: slotted };
+  if (kept.tail === null) return withTail(kept, slotted);
   if (kept.tail.backAt > backAt) {
     // Not the newest: a new log, with the entry in its place (after those due at the same time).
     const entries = entriesOf(kept);
@@ -233,7 +246,7 @@ export function insert(l: Ledger, entry: Entry, slotMs: number): Ledger {
 /** Without its oldest entry. */
 function dropFirst(l: Ledger): Ledger {
   if (l.from < l.to) return startingAt(l, l.from + 1, 0);
-  return { ...l, tail: null };
+  return withTail(l, null);
 }
 
 /** The range from `from` with `headCut` taken from its first entry; copied when it starts far into its log. */
@@ -315,5 +328,5 @@ export function dropOldest(l: Ledger, units: number, at: number): { ledger: Ledg
   const taken = Math.min(tail.units, left);
   if (tail.dueAt > at + CLOCK_SLACK_MS) early += taken;
   const rest = tail.units > taken + EPSILON ? { ...tail, units: tail.units - taken } : null;
-  return { ledger: { ...emptyLedger(), tail: rest }, early };
+  return { ledger: withTail(emptyLedger(), rest), early };
 }

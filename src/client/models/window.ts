@@ -63,6 +63,7 @@
  */
 import { refill, type Tokens, tokenDelay } from './bucket.js';
 import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
+import { PendingSends } from './pending-sends.js';
 import {
   backAtReaching,
   CLOCK_SLACK_MS,
@@ -115,7 +116,7 @@ export interface WindowModelState {
    */
   unverified: number;
   /** Units in flight before each send still unanswered, by its mark. */
-  inFlightAtSend: Map<number, number>;
+  inFlightAtSend: PendingSends;
   syncedMark: number;
   maxRemainingSeen: number;
   /** Space the quota evenly over the window (`quota: 'spread'`) instead of spending it at once. */
@@ -177,7 +178,7 @@ export function newWindow(
     foreignBackAt: 0,
     unsure: 0,
     unverified: 0,
-    inFlightAtSend: new Map(),
+    inFlightAtSend: new PendingSends(),
     syncedMark: -1,
     maxRemainingSeen: -1,
     spread,
@@ -426,7 +427,7 @@ export const windowModel: ServerModel<WindowModelState> = {
       (s.rateBound.tokens as number) -= cost;
     }
     // A send that costs nothing here repeats the last mark: only sends that count are keyed by theirs.
-    if (cost > 0) s.inFlightAtSend.set(mark, inFlightBefore);
+    if (cost > 0) s.inFlightAtSend.add(mark, inFlightBefore);
     return s;
   },
 
@@ -448,8 +449,7 @@ export const windowModel: ServerModel<WindowModelState> = {
       if (!s.prior || refutesPrior) s.cautious = true;
       if (!refutesPrior) contradict(s, o.at);
     }
-    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.get(o.mark) : undefined;
-    if (inFlightAtSend !== undefined) s.inFlightAtSend.delete(o.mark);
+    const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.take(o.mark) : undefined;
     const remaining = o.window?.remaining ?? null;
     if (remaining !== null) sync(s, o, remaining, inFlightAtSend, refutesPrior);
     return s;
