@@ -1,7 +1,9 @@
 /**
  * S4 (overhead): no limit (the server's rate is 10⁹/s), no latency, 20,000 GETs at concurrency 32.
  * Each client's requests/s is divided by that of the raw transport it wraps, measured in the same
- * run and alternated A B B A (each of the four a half: 10,000 GETs) so drift hurts neither: Headway `createFetch()` over the global fetch,
+ * run and alternated A B B A (each of the four a half: n / 2 GETs) so drift hurts neither, the
+ * ratio taken within each rep (its halves run back to back) and its median over reps, every pair
+ * once per rep: Headway `createFetch()` over the global fetch,
  * `createFetch({ fetch: undiciFetch })` over undici's fetch, `headwayInterceptor()` composed onto an Agent
  * under undici `request`, ky and p-retry over the global fetch,
  * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores.
@@ -64,20 +66,27 @@ async function rps(spec: ClientSpec, o: S4Options): Promise<number> {
 export async function runS4(report: Report, o: S4Options): Promise<void> {
   const specs = [...new Set(o.pairs.flatMap((p) => [p.client, p.raw]))];
   await warmUp(specs, 500);
-  const rows: string[][] = [];
-  for (const pair of o.pairs) {
-    const ours: number[] = [];
-    const raw: number[] = [];
-    for (let rep = 0; rep < o.reps; rep++) {
-      // A B B A, each half n / 2 GETs: every client sends n per rep, the raw transport first and last.
-      raw.push(await rps(pair.raw, o));
-      ours.push(await rps(pair.client, o));
-      ours.push(await rps(pair.client, o));
-      raw.push(await rps(pair.raw, o));
+  const runs = o.pairs.map(() => ({ ours: [] as number[], raw: [] as number[], ratios: [] as number[] }));
+  // Each rep runs every pair once, A B B A, each half n / 2 GETs (the raw transport first and
+  // last), so a pair's reps are spread over the whole scenario, and each rep's ratio is taken
+  // between halves run back to back.
+  for (let rep = 0; rep < o.reps; rep++)
+    for (const [i, pair] of o.pairs.entries()) {
+      const rawFirst = await rps(pair.raw, o);
+      const oursFirst = await rps(pair.client, o);
+      const oursSecond = await rps(pair.client, o);
+      const rawSecond = await rps(pair.raw, o);
+      const run = runs[i]!;
+      run.ours.push(oursFirst, oursSecond);
+      run.raw.push(rawFirst, rawSecond);
+      run.ratios.push((oursFirst + oursSecond) / (rawFirst + rawSecond));
     }
-    const ratio = median(ours) / median(raw);
+  const rows: string[][] = [];
+  for (const [i, pair] of o.pairs.entries()) {
+    const { ours, raw, ratios } = runs[i]!;
+    const ratio = median(ratios);
     process.stderr.write(
-      `  S4 ${pair.client.label.padEnd(30)} ${int(median(ours))} req/s vs ${pair.raw.label} ${int(median(raw))} req/s = ${fixed(ratio, 3)}\n`,
+      `  S4 ${pair.client.label.padEnd(30)} ${int(median(ours))} req/s vs ${pair.raw.label} ${int(median(raw))} req/s = ${fixed(ratio, 3)} (reps ${ratios.map((r) => fixed(r, 3)).join(', ')})\n`,
     );
     rows.push([
       pair.client.headway ? `**${pair.client.label}**` : pair.client.label,
@@ -85,6 +94,7 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
       int(median(ours)),
       int(median(raw)),
       `${fixed(ratio, 3)}×`,
+      `${fixed(Math.min(...ratios), 3)}–${fixed(Math.max(...ratios), 3)}`,
     ]);
     if (pair.client.headway)
       report.verdict({
@@ -104,8 +114,8 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) ${o.reps} time(s) in this run (medians of the halves). The reference server runs in the same process.`,
-    ['client', 'raw transport', 'client req/s', 'raw req/s', 'client ÷ raw'],
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. The reference server runs in the same process.`,
+    ['client', 'raw transport', 'client req/s', 'raw req/s', 'client ÷ raw', 'range over reps'],
     rows,
   );
 }
