@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -24,6 +25,18 @@ const timed = [
   'test/client/no-leak.test.ts',
 ];
 
+/**
+ * The package's own name (`headway`, `headway/server`, …), which bench modules some tests share
+ * import it by, read from the source here: tests test `src/`, the bench measures the build.
+ */
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+const resolve = {
+  alias: [
+    { find: /^headway$/, replacement: `${src}index.ts` },
+    { find: /^headway\/(.+)$/, replacement: `${src}$1/index.ts` },
+  ],
+};
+
 /** Fixed fast-check seed (`FC_SEED` to change it). */
 const setupFiles = ['test/support/fast-check.ts'];
 
@@ -32,9 +45,11 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
+        resolve,
         test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed], setupFiles },
       },
       {
+        resolve,
         test: {
           name: 'contract',
           include: ['test/contract/**/*.test.ts', ...timed],

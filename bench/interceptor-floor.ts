@@ -12,10 +12,10 @@
  * ```
  */
 import { parseArgs } from 'node:util';
+import { startServer } from 'headway/server';
+import { headwayInterceptor } from 'headway/undici';
 import { Agent, type Dispatcher, request } from 'undici';
-import { startServer } from '../src/server/index.js';
 import { readRateLimit } from '../src/signals/read-rate-limit.js';
-import { headwayInterceptor } from '../src/undici/interceptor.js';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '10000' }, reps: { type: 'string', default: '6' } },

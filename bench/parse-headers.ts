@@ -9,8 +9,8 @@
  * Rounds are timed in process CPU time, so time spent descheduled on a shared machine is not
  * counted; the best round is still the steadier number.
  */
-import type { HeaderRecord } from '../src/index.js';
-import { readRateLimit } from '../src/index.js';
+import type { HeaderRecord } from 'headway';
+import { readRateLimit } from 'headway';
 
 const receivedAt = Date.UTC(2025, 0, 1);
 

@@ -7,8 +7,9 @@
  *
  * Without REDIS_URL it starts (and stops) a private redis-server on a free loopback port.
  */
+
+import { redisStore } from 'headway/redis';
 import { Redis } from 'ioredis';
-import { redisStore } from '../src/redis/index.js';
 import type { StoreLimit } from '../src/stores/store.js';
 import { type RedisServer, startRedisServer } from '../test/support/redis-server.js';
 

@@ -14,9 +14,9 @@
  * ```
  */
 import { parseArgs } from 'node:util';
+import { createFetch } from 'headway';
+import { rateLimit } from 'headway/server';
 import { ManualClock } from '../src/core/manual-clock.js';
-import { createFetch } from '../src/index.js';
-import { rateLimit } from '../src/server/index.js';
 
 const { values } = parseArgs({
   options: {

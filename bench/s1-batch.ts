@@ -10,7 +10,7 @@
  * RateLimit-Reset / X-RateLimit-Reset, but only when Retry-After is absent (never, here); it runs on
  * `none` (Retry-After alone) as well, to show that.
  */
-import type { HeaderDialect } from '../src/server/index.js';
+import type { HeaderDialect } from 'headway/server';
 import { allClients, type ClientSpec } from './lib/clients.js';
 import { type RunResult, runClient, warmUp } from './lib/http-run.js';
 import type { Report } from './lib/report.js';

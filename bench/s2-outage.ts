@@ -8,7 +8,7 @@
  */
 
 import { setMaxListeners } from 'node:events';
-import { startServer } from '../src/server/index.js';
+import { startServer } from 'headway/server';
 import {
   type ClientSpec,
   gotClient,

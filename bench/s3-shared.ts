@@ -12,7 +12,7 @@
  * their clients connected, before it).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { startServer } from '../src/server/index.js';
+import { startServer } from 'headway/server';
 import { benchRedis } from './lib/redis.js';
 import type { Report } from './lib/report.js';
 import { fixed, int, median, rotate } from './lib/stats.js';

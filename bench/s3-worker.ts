@@ -4,9 +4,10 @@
  * client, says `ready`, waits for `go`, sends `n` GETs with `concurrency` in flight, reports
  * `{ ok, failed, attempts }` and exits.
  */
+
+import { createFetch } from 'headway';
+import { redisStore } from 'headway/redis';
 import { Redis } from 'ioredis';
-import { createFetch } from '../src/index.js';
-import { redisStore } from '../src/redis/index.js';
 import { type BenchClient, bottleneckClient, headwayConfigured } from './lib/clients.js';
 
 export interface WorkerPlan {

@@ -6,12 +6,18 @@
  * once per rep: Headway `createFetch()` over the global fetch,
  * `createFetch({ fetch: undiciFetch })` over undici's fetch, `headwayInterceptor()` composed onto an Agent
  * under undici `request`, ky and p-retry over the global fetch,
- * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores.
+ * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores;
+ * it and each client live for the whole scenario (see {@link runS4}).
  *
  * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
  * set to a limit, and S4 has none.
  */
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { startServer } from 'headway/server';
 import {
+  type BenchClient,
   type ClientSpec,
   headwayInterceptorClient,
   headwayLearning,
@@ -23,7 +29,6 @@ import {
   undiciFetchRaw,
   undiciRequestRaw,
 } from './lib/clients.js';
-import { runClient, warmUp } from './lib/http-run.js';
 import type { Report } from './lib/report.js';
 import { fixed, int, median } from './lib/stats.js';
 
@@ -48,59 +53,118 @@ export interface S4Options {
   pairs: readonly Pair[];
 }
 
-/** Requests/s of one half (n / 2 GETs). */
-async function rps(spec: ClientSpec, o: S4Options): Promise<number> {
-  const n = Math.round(o.n / 2);
-  const r = await runClient(spec, {
-    n,
-    workers: o.concurrency,
-    capMs: 120_000,
-    server: { rate: 1e9, burst: 1e9 },
-    known: { rate: 1e9, burst: 1e9 },
-    stoppable: false,
-  });
-  if (r.failed > 0 || r.timedOut) throw new Error(`S4: ${spec.label} failed ${r.failed} calls`);
-  return (n * 1000) / r.wallMs;
+/** `gc()` when the flag can be set at run time (it can in Node), so each half starts on a clean heap. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  return gc ?? (() => undefined);
+}
+
+/** One half: requests/s, and the process's CPU µs per request (client and in-process server). */
+interface Half {
+  rps: number;
+  cpuUs: number;
+}
+
+/** `n` GETs at `concurrency` through an already warm client; throws if one fails. */
+async function rps(
+  client: BenchClient,
+  url: string,
+  n: number,
+  concurrency: number,
+  label: string,
+): Promise<Half> {
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      if (!(await client.get(url)).ok) failed++;
+    }
+  };
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  if (failed > 0) throw new Error(`S4: ${label} failed ${failed} calls`);
+  return { rps: (n * 1000) / ms, cpuUs: (used.user + used.system) / n };
 }
 
 export async function runS4(report: Report, o: S4Options): Promise<void> {
   const specs = [...new Set(o.pairs.flatMap((p) => [p.client, p.raw]))];
-  await warmUp(specs, 500);
-  const runs = o.pairs.map(() => ({ ours: [] as number[], raw: [] as number[], ratios: [] as number[] }));
-  // Each rep runs every pair once, A B B A, each half n / 2 GETs (the raw transport first and
-  // last), so a pair's reps are spread over the whole scenario, and each rep's ratio is taken
-  // between halves run back to back.
-  for (let rep = 0; rep < o.reps; rep++)
-    for (const [i, pair] of o.pairs.entries()) {
-      const rawFirst = await rps(pair.raw, o);
-      const oursFirst = await rps(pair.client, o);
-      const oursSecond = await rps(pair.client, o);
-      const rawSecond = await rps(pair.raw, o);
-      const run = runs[i]!;
-      run.ours.push(oursFirst, oursSecond);
-      run.raw.push(rawFirst, rawSecond);
-      run.ratios.push((oursFirst + oursSecond) / (rawFirst + rawSecond));
-    }
+  // One server and one client per spec for the whole scenario, each warmed (JIT, its sockets
+  // open, anything it learns learned) before the first half: a half measures a client's steady
+  // state, not a server's start, a pool's connects or the previous half's garbage (a collection
+  // runs before each half).
+  const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
+  const url = `${server.url}/items`;
+  const gc = collector();
+  const clients = new Map(specs.map((spec) => [spec, spec.make({ known: { rate: 1e9, burst: 1e9 } })]));
+  const half = Math.round(o.n / 2);
+  const measure = async (spec: ClientSpec) => {
+    gc();
+    return rps(clients.get(spec)!, url, half, o.concurrency, spec.label);
+  };
+  try {
+    for (const spec of specs) await rps(clients.get(spec)!, url, 2000, o.concurrency, spec.label);
+    const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
+    // Each rep runs every pair once, A B B A (the raw transport first and last), so a pair's reps
+    // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
+    for (let rep = 0; rep < o.reps; rep++)
+      for (const [i, pair] of o.pairs.entries()) {
+        const rawFirst = await measure(pair.raw);
+        const oursFirst = await measure(pair.client);
+        const oursSecond = await measure(pair.client);
+        const rawSecond = await measure(pair.raw);
+        const run = runs[i]!;
+        run.ours.push(oursFirst, oursSecond);
+        run.raw.push(rawFirst, rawSecond);
+        run.ratios.push((oursFirst.rps + oursSecond.rps) / (rawFirst.rps + rawSecond.rps));
+        run.cpuRatios.push((rawFirst.cpuUs + rawSecond.cpuUs) / (oursFirst.cpuUs + oursSecond.cpuUs));
+      }
+    tabulate(report, o, runs);
+  } finally {
+    for (const client of clients.values()) await client.close();
+    await server.close();
+  }
+}
+
+/** A pair's halves and, per rep, client ÷ raw in requests/s and raw ÷ client in CPU per request. */
+interface PairRuns {
+  ours: Half[];
+  raw: Half[];
+  ratios: number[];
+  cpuRatios: number[];
+}
+
+/** S4's table and verdicts from each pair's halves and per-rep ratios. */
+function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void {
   const rows: string[][] = [];
   for (const [i, pair] of o.pairs.entries()) {
-    const { ours, raw, ratios } = runs[i]!;
+    const { ours, raw, ratios, cpuRatios } = runs[i]!;
     const ratio = median(ratios);
+    const oursRps = median(ours.map((h) => h.rps));
+    const rawRps = median(raw.map((h) => h.rps));
+    const cpu = `${fixed(median(raw.map((h) => h.cpuUs)), 1)} → ${fixed(median(ours.map((h) => h.cpuUs)), 1)}`;
     process.stderr.write(
-      `  S4 ${pair.client.label.padEnd(30)} ${int(median(ours))} req/s vs ${pair.raw.label} ${int(median(raw))} req/s = ${fixed(ratio, 3)} (reps ${ratios.map((r) => fixed(r, 3)).join(', ')})\n`,
+      `  S4 ${pair.client.label.padEnd(30)} ${int(oursRps)} req/s vs ${pair.raw.label} ${int(rawRps)} req/s = ${fixed(ratio, 3)} (reps ${ratios.map((r) => fixed(r, 3)).join(', ')}); CPU µs/req ${cpu}, raw ÷ client ${fixed(median(cpuRatios), 3)}\n`,
     );
     rows.push([
       pair.client.headway ? `**${pair.client.label}**` : pair.client.label,
       pair.raw.label,
-      int(median(ours)),
-      int(median(raw)),
+      int(oursRps),
+      int(rawRps),
       `${fixed(ratio, 3)}×`,
       `${fixed(Math.min(...ratios), 3)}–${fixed(Math.max(...ratios), 3)}`,
+      cpu,
+      `${fixed(median(cpuRatios), 3)}×`,
     ]);
     if (pair.client.headway)
       report.verdict({
         scenario: 'S4',
         row: `S4 overhead, ${pair.client.label} ÷ ${pair.raw.label}`,
-        headway: `${fixed(ratio, 3)}× (${int(median(ours))} req/s)`,
+        headway: `${fixed(ratio, 3)}× (${int(oursRps)} req/s; CPU per request ${fixed(median(cpuRatios), 3)}×)`,
         bestPeer: '',
         target: '≥ 0.95× the raw transport',
         pass: ratio >= 0.95,
@@ -114,8 +178,17 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. The reference server runs in the same process.`,
-    ['client', 'raw transport', 'client req/s', 'raw req/s', 'client ÷ raw', 'range over reps'],
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario, and one client of each kind, warmed by 2,000 GETs before the first half; a garbage collection before each half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
+    [
+      'client',
+      'raw transport',
+      'client req/s',
+      'raw req/s',
+      'client ÷ raw',
+      'range over reps',
+      'CPU µs/req raw → client',
+      'CPU raw ÷ client',
+    ],
     rows,
   );
 }

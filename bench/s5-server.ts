@@ -9,9 +9,9 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { redisStore } from 'headway/redis';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { redisStore } from '../src/redis/index.js';
 import { type LimiterSpec, memoryLimiters, memoryReferences } from './lib/limiters.js';
 import { benchRedis } from './lib/redis.js';
 import type { Report } from './lib/report.js';

@@ -12,7 +12,7 @@
  * as its own scenario so that S1's figures stay comparable from run to run.
  */
 
-import type { AlgorithmName, HeaderDialect } from '../src/server/index.js';
+import type { AlgorithmName, HeaderDialect } from 'headway/server';
 import { type ClientSpec, headwayConfigured, headwayLearning, kyPatient } from './lib/clients.js';
 import { type RunResult, runClient, warmUp } from './lib/http-run.js';
 import type { Report } from './lib/report.js';

@@ -13,9 +13,9 @@
  * Cells: the SDK alone (its own retries: 2 by default, and 10), and the SDK with Headway as its
  * `fetch` — given a cost estimate (`llmCost()`) and with no configuration at all.
  */
+
+import { createFetch, llmCost } from 'headway';
 import OpenAI from 'openai';
-import { createFetch } from '../src/client/create-fetch.js';
-import { llmCost } from '../src/client/llm-cost.js';
 import { countedTokens, type OpenAIServerCounts, startOpenAIServer } from '../test/support/openai-server.js';
 import type { Report } from './lib/report.js';
 import { fixed, median } from './lib/stats.js';

@@ -6,12 +6,12 @@
  */
 import Bottleneck from 'bottleneck';
 import got from 'got';
+import { createFetch, type FetchLike } from 'headway';
+import { headwayInterceptor } from 'headway/undici';
 import ky from 'ky';
 import PQueue from 'p-queue';
 import pRetry from 'p-retry';
 import { Agent, type Dispatcher, RetryAgent, fetch as undiciFetch, request as undiciRequest } from 'undici';
-import { createFetch, type FetchLike } from '../../src/index.js';
-import { headwayInterceptor } from '../../src/undici/index.js';
 import { sleep } from './stats.js';
 
 export interface Outcome {

@@ -4,7 +4,7 @@
  * fired at once (`workers: 'all'`).
  */
 import { setMaxListeners } from 'node:events';
-import { type ServeOptions, startServer } from '../../src/server/index.js';
+import { type ServeOptions, startServer } from 'headway/server';
 import type { ClientContext, ClientSpec } from './clients.js';
 
 export interface RunResult {

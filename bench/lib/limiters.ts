@@ -19,8 +19,8 @@
  * floor of an in-memory token bucket ({@link bucketFloor}).
  */
 import { MemoryStore as ErlMemoryStore } from 'express-rate-limit';
+import { memoryStore } from 'headway/server';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { memoryStore } from '../../src/server/index.js';
 
 export interface MemoryLimiter {
   /** One decision; may reject for a refusal (rate-limiter-flexible). */

@@ -9,7 +9,7 @@
  */
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
-import { createFetch } from '../../src/index.js';
+import { createFetch } from 'headway';
 import { type GitHubCounts, type GitHubLimits, startGitHubServer } from './github-server.js';
 
 /** How the SDK is set up. */

@@ -9,8 +9,8 @@
  * (`headway serve`: windows start at multiples of W of its monotonic clock). S6 starts such runs at
  * a window boundary (φ ≈ 1 ms), and takes φ of each run from the time it really started.
  */
-import type { AlgorithmName, HeaderDialect } from '../../src/server/index.js';
-import { startServer } from '../../src/server/index.js';
+import type { AlgorithmName, HeaderDialect } from 'headway/server';
+import { startServer } from 'headway/server';
 import type { BenchServer } from './http-run.js';
 import { startExpressRateLimit, startFastifyRateLimit, type WindowLimit } from './peer-servers.js';
 import { startCountingProxy } from './proxy-server.js';

@@ -10,8 +10,6 @@
  * Time is taken from the first request, so a window policy's first window starts with it.
  */
 import { createServer } from 'node:http';
-import { systemClock } from '../../src/core/clock.js';
-import { seconds } from '../../src/server/headers/quota.js';
 import {
   type AlgorithmName,
   type AlgorithmState,
@@ -19,7 +17,9 @@ import {
   dialects,
   type Policy,
   resolvePolicy,
-} from '../../src/server/index.js';
+} from 'headway/server';
+import { systemClock } from '../../src/core/clock.js';
+import { seconds } from '../../src/server/headers/quota.js';
 import type { BenchServer } from './http-run.js';
 import { listenCounted } from './loopback.js';
 
