@@ -86,13 +86,18 @@ function isHeaders(source: HeaderSource): source is Headers {
   return typeof (source as Headers).forEach === 'function' && typeof (source as Headers).get === 'function';
 }
 
+/**
+ * The fields kept, by lower-case name, in a plain object: a kept name always starts with one of
+ * the prefixes or exact names of {@link relevant}, so it can never be an `Object.prototype`
+ * property, and an object costs a response less than a `Map` (it is made for every answer).
+ */
 class FieldMap implements Fields {
-  readonly values = new Map<string, string | null>();
+  readonly #values: Record<string, string | null> = {};
   anthropic = false;
   openai = false;
 
   get(name: string): string | null {
-    return this.values.get(name) ?? null;
+    return Object.hasOwn(this.#values, name) ? (this.#values[name] as string | null) : null;
   }
 
   add(rawName: string, value: string | null): void {
@@ -102,11 +107,12 @@ class FieldMap implements Fields {
     const [name, family] = kind;
     if (family === ANTHROPIC) this.anthropic = true;
     else if (family === OPENAI) this.openai = true;
-    if (this.values.has(name)) {
-      const before = this.values.get(name) ?? TOO_LONG;
+    const values = this.#values;
+    if (Object.hasOwn(values, name)) {
+      const before = values[name] as string | null;
       value = before === TOO_LONG || value === TOO_LONG ? TOO_LONG : `${before}, ${value}`;
     }
-    this.values.set(name, value !== TOO_LONG && value.length > MAX_FIELD_LENGTH ? TOO_LONG : value);
+    values[name] = value !== TOO_LONG && value.length > MAX_FIELD_LENGTH ? TOO_LONG : value;
   }
 }
 
