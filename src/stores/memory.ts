@@ -292,7 +292,8 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     },
   };
   // Not a getter in the literal: an object literal with an accessor is kept in dictionary mode,
-  // and every `store.takeNow` read would then be a generic lookup (a sixth of a decision).
+  // and every `store.takeNow` read would then be a generic lookup (about 90 of a decision's
+  // 1,800–2,000 instructions, cachegrind).
   return Object.defineProperty(store, 'size', {
     get: () => current.index.size + previous.index.size,
     enumerable: true,
