@@ -79,28 +79,44 @@ export function refill(state: BucketState, config: BucketConfig, now: number): B
 /**
  * Whole ms from `updatedAt` until a bucket holding `tokens` then holds `cost ≤ burst` (0 if it
  * already does): the first whole ms whose {@link tokensAt} reaches `cost` (less the slack).
+ * The analytic estimate `ms` is that ms when the refill formula admits it and not `ms − 1` (the
+ * formula is monotone in the wait, and at 0 ms it reads `tokens`); nearly always it does, and
+ * {@link searchMsUntil} handles the rest. (Kept small, so the store's hot path inlines it whole.)
  */
 function msUntilTokens(tokens: number, updatedAt: number, perMs: number, cost: number): number {
   const need = cost - EPSILON;
+  const ms = Math.ceil((cost - tokens) / perMs);
+  // `refilled` at `updatedAt + ms` and `updatedAt + (ms − 1)`, written out: two calls of four
+  // arguments each would not leave V8's inlining budget room for the cost check.
+  return ms >= 1 &&
+    tokens + (updatedAt + ms - updatedAt) * perMs >= need &&
+    tokens + (updatedAt + (ms - 1) - updatedAt) * perMs < need
+    ? ms
+    : searchMsUntil(tokens, updatedAt, perMs, need, ms);
+}
+
+/**
+ * {@link msUntilTokens} when its estimate `ms` is not the answer: 0 if `tokens` already reach
+ * `need`; else, from here `tokens < need < burst`, so `tokensAt` reaches `need` exactly when the
+ * unclamped refill does, at a time past `updatedAt`: the first whole ms that formula admits,
+ * searched from the estimate (at least 1) down while the ms before is admitted too, else up.
+ */
+function searchMsUntil(
+  tokens: number,
+  updatedAt: number,
+  perMs: number,
+  need: number,
+  estimate: number,
+): number {
   if (tokens >= need) return 0;
-  // From here `tokens < need < burst`, so `tokensAt` reaches `need` exactly when the unclamped
-  // refill does, at a time past `updatedAt`. The estimate only seeds the search, whose answer is
-  // the first whole ms that formula itself admits: down while the ms before is admitted too,
-  // else up until one is (the formula is monotone in the wait).
-  let ms = Math.max(1, Math.ceil((cost - tokens) / perMs));
-  let step = 0;
-  for (;;) {
+  const admits = (ms: number) => {
     const at = updatedAt + ms;
-    if (at > updatedAt && refilled(tokens, updatedAt, perMs, at) >= need) {
-      if (step > 0 || ms === 1) return ms;
-      step = -1;
-      ms--;
-    } else {
-      if (step < 0) return ms + 1;
-      step = 1;
-      ms++;
-    }
-  }
+    return at > updatedAt && refilled(tokens, updatedAt, perMs, at) >= need;
+  };
+  let ms = Math.max(1, estimate);
+  while (ms > 1 && admits(ms - 1)) ms--;
+  while (!admits(ms)) ms++;
+  return ms;
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */

@@ -143,6 +143,39 @@ describe('token bucket', () => {
     );
   });
 
+  it('property: retryAfterMs is exact at any clock reading — admitted then, refused 1 ms earlier', () => {
+    fc.assert(
+      fc.property(
+        configArb,
+        fc.double({ min: -50, max: 200, noNaN: true }),
+        fc.oneof(
+          fc.double({ min: 0, max: 1e5, noNaN: true }),
+          fc.double({ min: 1e6, max: 1e10, noNaN: true }),
+        ),
+        fc.integer({ min: 1, max: 5 }),
+        (cfg, rawTokens, start, rawCost) => {
+          const cost = Math.min(rawCost, cfg.burst);
+          const state = { tokens: Math.min(rawTokens, cfg.burst), updatedAt: start };
+          const { retryAfterMs } = take(state, cfg, start, cost);
+          expect(take(state, cfg, start + retryAfterMs, cost).allowed).toBe(true);
+          if (retryAfterMs > 0) expect(take(state, cfg, start + retryAfterMs - 1, cost).allowed).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('waits are exact where the analytic estimate is a millisecond long (the slack admits 1 ms earlier)', () => {
+    // (3 − 1.1789999997535412) / 0.0003 rounds up to 6071 ms, but 6070 ms already refill to
+    // within the 1e-9 slack of 3 tokens: the search, not the estimate, gives the answer.
+    const cfg: BucketConfig = { burst: 3, rate: 0.3 };
+    const state = { tokens: 1.1789999997535412, updatedAt: 9032.579000000002 };
+    const refused = take(state, cfg, state.updatedAt, 3);
+    expect(refused).toMatchObject({ allowed: false, retryAfterMs: 6070, resetMs: 6070 });
+    expect(take(state, cfg, state.updatedAt + 6070, 3).allowed).toBe(true);
+    expect(take(state, cfg, state.updatedAt + 6069, 3).allowed).toBe(false);
+  });
+
   it('the waits do not depend on the rate asked about before', () => {
     const slow: BucketConfig = { burst: 3, rate: 0.7 };
     const fast: BucketConfig = { burst: 1000, rate: 123_456.789 };

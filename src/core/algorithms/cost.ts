@@ -5,7 +5,8 @@ import { InvalidCostError } from '../../errors.js';
  * limit, or the bucket's burst, could never be admitted). Returns `cost`.
  */
 export function checkCost(cost: number, most: number): number {
-  if (!(typeof cost === 'number' && Number.isFinite(cost) && cost > 0 && cost <= most)) {
+  // `cost < Infinity` with `cost > 0` is `Number.isFinite`, in less bytecode (the stores' hot path inlines this).
+  if (!(typeof cost === 'number' && cost > 0 && cost < Infinity && cost <= most)) {
     throw new InvalidCostError(cost, most);
   }
   return cost;
