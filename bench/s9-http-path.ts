@@ -7,7 +7,7 @@
  * side of it: a drift of the machine's load over the three runs cancels to first order, and each
  * bare run serves two ratios. express-rate-limit on the same Express
  * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
- * those frameworks before it does anything); and, for node:http, the fetch handler and Hono, the
+ * those frameworks before it does anything); and, for node:http, the fetch handler, Hono and Express, the
  * floor of any limiter: the same header fields put on the response the cheapest way known, with
  * the client address and API key read, and nothing decided (see s9-http-server.ts); and a Hono
  * app's `fetch` wrapped in `withRateLimit`, the same limiter without a middleware layer.
@@ -47,6 +47,7 @@ const allPairs: Pair[] = [
   { name: 'Hono app.fetch in withRateLimit', bare: 'hono', limited: 'hono+fetch-wrap', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
   { name: 'Express + an empty middleware', bare: 'express', limited: 'express+empty', target: 0 },
+  { name: 'Express + the same headers only (floor)', bare: 'express', limited: 'express+floor', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 

@@ -7,14 +7,16 @@
  * app's `fetch` instead of the middleware. The limit is never reached, so the cost
  * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
  * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
- * compute CPU per request for one measurement.
+ * compute CPU per request for one measurement. `s9Listener` gives a case's request listener
+ * alone (bench/s9-stub.ts runs it over in-memory sockets).
  */
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { rateLimit as expressRateLimitPeer } from 'express-rate-limit';
 import { Hono } from 'hono';
+import { setOnExpress } from '../src/server/adapters/express.js';
 import { nodeServerEnv, setOnOutgoing } from '../src/server/adapters/node-server-env.js';
 import type { HeaderList } from '../src/server/headers/types.js';
 import {
@@ -42,6 +44,7 @@ export const s9Cases = [
   'express+headway',
   'express+erl',
   'express+empty',
+  'express+floor',
 ] as const;
 export type S9Case = (typeof s9Cases)[number];
 
@@ -52,7 +55,8 @@ const limiterOf = () => rateLimit({ policy: { rate: 1e9, burst: 1e9 } });
  * The floor of any limiter: only the work none can skip. It reads the client address and the API
  * key headers, and returns the same header fields the limiter sends here (IETF `RateLimit-Policy`,
  * a `RateLimit` formatted per request, `Date` formatted once a second), which the floor cases put
- * on the response the cheapest way known (with the response head, as the adapters do).
+ * on the response the cheapest way known (with the response head, as the adapters do; on Express
+ * by `setHeader`, as its adapter does, see `setOnExpress`).
  */
 function floorHeaders(): (ip: string | undefined, apiKey: string | undefined) => HeaderList {
   let remaining = 1e9;
@@ -121,9 +125,16 @@ function honoApp(limiter: 'none' | 'headway' | 'empty' | 'floor'): Hono {
   return app;
 }
 
-function expressApp(limiter: 'none' | 'headway' | 'erl' | 'empty'): express.Express {
+function expressApp(limiter: 'none' | 'headway' | 'erl' | 'empty' | 'floor'): express.Express {
   const app = express();
   if (limiter === 'headway') app.use(expressRateLimit(limiterOf()));
+  if (limiter === 'floor') {
+    const floor = floorHeaders();
+    app.use((req, res, next) => {
+      setOnExpress(res, floorOfNode(floor, req));
+      next();
+    });
+  }
   if (limiter === 'erl') app.use(expressRateLimitPeer({ windowMs: 60_000, limit: 1e9 }));
   // The floor: one middleware that does nothing but pass on.
   if (limiter === 'empty') app.use((_req, _res, next) => next());
@@ -133,27 +144,17 @@ function expressApp(limiter: 'none' | 'headway' | 'erl' | 'empty'): express.Expr
   return app;
 }
 
-let served = 0;
-
-async function listen(name: S9Case): Promise<number> {
-  const onNode = (listener: RequestListener) =>
-    new Promise<number>((resolve) => {
-      const server = createServer(listener);
-      server.on('request', () => served++);
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    });
+/** The request listener of one case (a Hono app or fetch handler under `@hono/node-server`'s). */
+export function s9Listener(name: S9Case): RequestListener {
   const onHonoServer = (fetch: (request: Request) => Response | Promise<Response>) =>
-    new Promise<number>((resolve) => {
-      const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
-      server.on('request', () => served++);
-    });
+    getRequestListener(fetch) as RequestListener;
   switch (name) {
     case 'node':
-      return onNode(nodeListener());
+      return nodeListener();
     case 'node+headway':
-      return onNode(nodeRateLimit(limiterOf(), nodeListener()));
+      return nodeRateLimit(limiterOf(), nodeListener());
     case 'node+floor':
-      return onNode(nodeFloor(nodeListener()));
+      return nodeFloor(nodeListener());
     case 'fetch':
       return onHonoServer(fetchHandler());
     case 'fetch+floor':
@@ -171,14 +172,26 @@ async function listen(name: S9Case): Promise<number> {
     case 'hono+fetch-wrap':
       return onHonoServer(withRateLimit(limiterOf(), honoApp('none').fetch));
     case 'express':
-      return onNode(expressApp('none'));
+      return expressApp('none');
     case 'express+headway':
-      return onNode(expressApp('headway'));
+      return expressApp('headway');
     case 'express+erl':
-      return onNode(expressApp('erl'));
+      return expressApp('erl');
     case 'express+empty':
-      return onNode(expressApp('empty'));
+      return expressApp('empty');
+    case 'express+floor':
+      return expressApp('floor');
   }
+}
+
+let served = 0;
+
+function listen(name: S9Case): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const server = createServer(s9Listener(name));
+    server.on('request', () => served++);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
 }
 
 if (process.argv[1]?.endsWith('s9-http-server.ts')) {

@@ -12,6 +12,13 @@ const same = (a: unknown, b: string) =>
   typeof a === 'string' && a.length === b.length && (a === b || a.toLowerCase() === b.toLowerCase());
 
 /**
+ * The `Date` text Node writes itself on `res` (`sendDate`, now on the system clock), else
+ * `undefined`: a limiter's `Date` equal to it can be left to Node, one header fewer to validate.
+ */
+export const nodeOwnDate = (res: ServerResponse): string | undefined =>
+  res.sendDate ? systemDateText() : undefined;
+
+/**
  * One flat header list: `given` (what the handler passed to `writeHead`), then each of `ours` the
  * handler did not set itself (by `setHeader`, or in `given`). Our `Date` is left to Node when it
  * is the text Node writes itself (`sendDate`, now on the system clock): the same field, one
@@ -28,7 +35,7 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
   const theirs = flat.length;
   // One look for headers set by `setHeader` instead of one `hasHeader` (and lowercasing) per field.
   const anySet = res.getHeaderNames().length > 0;
-  const nodeDate = res.sendDate ? systemDateText() : undefined;
+  const nodeDate = nodeOwnDate(res);
   next: for (let i = 0; i < ours.length; i++) {
     const [name, value] = ours[i]!;
     if (value === nodeDate && name === 'Date') continue;

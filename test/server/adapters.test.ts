@@ -171,6 +171,31 @@ describe('Express middleware', () => {
       await server.close();
     }
   });
+
+  it('leaves a Date that is the one Node writes itself to Node, and sets it when Node writes none', async () => {
+    const app = express();
+    app.use((req, res, next) => {
+      res.sendDate = req.path !== '/no-node-date';
+      next();
+    });
+    app.use(expressRateLimit(rateLimit({ policy })));
+    app.get(['/', '/no-node-date'], (_req, res) => {
+      res.json({ set: res.getHeader('date') !== undefined });
+    });
+    const server = await listen(app.listen(0, '127.0.0.1'));
+    try {
+      const date = /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+      const nodeDate = await fetch(server.url);
+      expect(await nodeDate.json()).toEqual({ set: false });
+      expect(nodeDate.headers.get('date')).toMatch(date);
+      expect(nodeDate.headers.get('ratelimit')).toBe('"default";r=1;t=1');
+      const ownDate = await fetch(new URL('/no-node-date', server.url));
+      expect(await ownDate.json()).toEqual({ set: true });
+      expect(ownDate.headers.get('date')).toMatch(date);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('Hono middleware', () => {

@@ -1,14 +1,28 @@
 import type { NextFunction, RequestHandler, Response } from 'express';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
+import type { HeaderList } from '../headers/types.js';
+import { nodeOwnDate } from '../node-head.js';
 import { nodeRequest } from '../node-request.js';
 import type { LimitOutcome } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { LimitRequest } from '../request.js';
 
 /**
+ * Puts `headers` on an Express `res`, but a `Date` that is the text Node writes itself is left to
+ * Node (see {@link nodeOwnDate}). `setHeader`, not `putHeaders`: Express has changed `res`'s
+ * prototype, and an own `writeHead` on such an object made the response ~10 µs dearer.
+ */
+export function setOnExpress(res: Response, headers: HeaderList): void {
+  const nodeDate = nodeOwnDate(res);
+  for (let i = 0; i < headers.length; i++) {
+    const [name, value] = headers[i]!;
+    if (value !== nodeDate || name !== 'Date') res.setHeader(name, value);
+  }
+}
+
+/**
  * Puts the outcome's headers (and CORS's) on `res`; passes on, or answers the refusal. One function
- * for every request, not a closure per request. `setHeader`, not `putHeaders`: Express has changed
- * `res`'s prototype, and an own `writeHead` on such an object made the response ~10 µs dearer.
+ * for every request, not a closure per request.
  */
 function answer(
   outcome: LimitOutcome,
@@ -18,7 +32,7 @@ function answer(
   cors: CorsOption,
 ): void {
   const { headers } = outcome;
-  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+  setOnExpress(res, headers);
   if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
   if (outcome.allowed) next();
   else res.status(outcome.status).type('application/json').send(outcome.body);
