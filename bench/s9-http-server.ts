@@ -15,17 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { rateLimit as expressRateLimitPeer } from 'express-rate-limit';
+import { expressRateLimit, honoRateLimit, nodeRateLimit, rateLimit, withRateLimit } from 'headway/server';
 import { Hono } from 'hono';
 import { setOnExpress } from '../src/server/adapters/express.js';
 import { nodeServerEnv, setOnOutgoing } from '../src/server/adapters/node-server-env.js';
 import type { HeaderList } from '../src/server/headers/types.js';
-import {
-  expressRateLimit,
-  honoRateLimit,
-  nodeRateLimit,
-  rateLimit,
-  withRateLimit,
-} from '../src/server/index.js';
 import { putHeaders } from '../src/server/node-head.js';
 
 export const s9Cases = [
