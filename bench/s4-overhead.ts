@@ -13,8 +13,6 @@
  * set to a limit, and S4 has none.
  */
 
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { startServer } from 'headway/server';
 import {
   type BenchClient,
@@ -53,13 +51,6 @@ export interface S4Options {
   pairs: readonly Pair[];
 }
 
-/** `gc()` when the flag can be set at run time (it can in Node), so each half starts on a clean heap. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as (() => void) | undefined;
-  return gc ?? (() => undefined);
-}
-
 /** One half: requests/s, and the process's CPU µs per request (client and in-process server). */
 interface Half {
   rps: number;
@@ -95,15 +86,13 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
   const specs = [...new Set(o.pairs.flatMap((p) => [p.client, p.raw]))];
   // One server and one client per spec for the whole scenario, each warmed (JIT, its sockets
   // open, anything it learns learned) before the first half: a half measures a client's steady
-  // state, not a server's start, a pool's connects or the previous half's garbage (a collection
-  // runs before each half).
+  // state, not a server's start or a pool's connects. (A forced collection before each half was
+  // tried and left out: the half after it ran at half speed, paying the collection's sweeping.)
   const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
   const url = `${server.url}/items`;
-  const gc = collector();
   const clients = new Map(specs.map((spec) => [spec, spec.make({ known: { rate: 1e9, burst: 1e9 } })]));
   const half = Math.round(o.n / 2);
   const measure = async (spec: ClientSpec) => {
-    gc();
     return rps(clients.get(spec)!, url, half, o.concurrency, spec.label);
   };
   try {
@@ -178,7 +167,7 @@ function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario, and one client of each kind, warmed by 2,000 GETs before the first half; a garbage collection before each half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario, and one client of each kind, warmed by 2,000 GETs before the first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
     [
       'client',
       'raw transport',
