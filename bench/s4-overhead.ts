@@ -57,8 +57,8 @@ interface Half {
   cpuUs: number;
 }
 
-/** `n` GETs at `concurrency` through an already warm client; throws if one fails. */
-async function rps(
+/** One half: `n` GETs at `concurrency` through an already warm client; throws if one fails. */
+async function runHalf(
   client: BenchClient,
   url: string,
   n: number,
@@ -92,11 +92,9 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
   const url = `${server.url}/items`;
   const clients = new Map(specs.map((spec) => [spec, spec.make({ known: { rate: 1e9, burst: 1e9 } })]));
   const half = Math.round(o.n / 2);
-  const measure = async (spec: ClientSpec) => {
-    return rps(clients.get(spec)!, url, half, o.concurrency, spec.label);
-  };
+  const measure = (spec: ClientSpec) => runHalf(clients.get(spec)!, url, half, o.concurrency, spec.label);
   try {
-    for (const spec of specs) await rps(clients.get(spec)!, url, 2000, o.concurrency, spec.label);
+    for (const spec of specs) await runHalf(clients.get(spec)!, url, 2000, o.concurrency, spec.label);
     const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
     // Each rep runs every pair once, A B B A (the raw transport first and last), so a pair's reps
     // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
