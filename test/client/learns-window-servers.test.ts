@@ -4,6 +4,7 @@
  * completion (the wall time belongs to the benchmark, S6).
  */
 import { describe, expect, it } from 'vitest';
+import { epochResetNoProbeFloorMs } from '../../bench/lib/server-kinds.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { createFetch } from '../../src/index.js';
 import { type AlgorithmName, type HeaderDialect, rateLimit } from '../../src/server/index.js';
@@ -28,7 +29,19 @@ interface SlowHost {
   seed: number;
 }
 
-/** Runs `n` calls from `callers` callers against `algorithm` (100 per 500 ms); returns the 429s seen. */
+/** The server's window, and its wall clock's lead over its monotonic one (mod 1 s; default 999 ms). */
+interface WindowShape {
+  windowMs: number;
+  wallOffsetMs?: number;
+}
+
+/** When the first request reaches the server: 1 ms into a window of the limiter's clock, as S6 starts. */
+const STARTED_AT = 10_000_002;
+
+/**
+ * Runs `n` calls from `callers` callers against `algorithm` (100 per 500 ms unless `shape` says
+ * otherwise); returns the 429s seen and when the last call was admitted, from {@link STARTED_AT}.
+ */
 async function run(
   algorithm: AlgorithmName,
   headers: HeaderDialect,
@@ -36,11 +49,15 @@ async function run(
   callers = 16,
   configured: { rate: number; burst: number } | null = null,
   host: SlowHost | null = null,
+  shape: WindowShape = { windowMs: 500 },
 ) {
-  // Start 1 ms into a window of the limiter's clock, as S6 does.
-  const clock = new ManualClock(10_000_001);
-  const limiter = rateLimit({ policy: { limit: 100, windowMs: 500 }, algorithm, headers, clock });
+  const start = STARTED_AT - 1;
+  const wallStart =
+    Date.UTC(2026, 0, 1) + (shape.wallOffsetMs === undefined ? 0 : start + shape.wallOffsetMs);
+  const clock = new ManualClock(start, wallStart);
+  const limiter = rateLimit({ policy: { limit: 100, windowMs: shape.windowMs }, algorithm, headers, clock });
   let refused = 0;
+  let lastAdmittedAt = Number.NaN;
   const delays = seeded(host?.seed ?? 1);
   const oneWay = () => (host ? 0.3 + delays() * host.jitterMs : 1);
   let serverFreeAt = 0;
@@ -54,7 +71,8 @@ async function run(
       { method: 'GET', url: String(input), headers: new Headers() },
       { ip: '1' },
     );
-    if (!outcome.allowed) refused++;
+    if (outcome.allowed) lastAdmittedAt = clock.now();
+    else refused++;
     await clock.sleep(oneWay());
     return new Response(null, { status: outcome.status, headers: new Headers([...outcome.headers]) });
   };
@@ -75,7 +93,7 @@ async function run(
   for (let ms = 0; !done && ms < 60_000; ms++) await clock.advance(1);
   await all;
   // What paces the key at the end: `window` once the server's window governs it.
-  return { ok, refused, source: fetch.stats()[0]?.learned.source };
+  return { ok, refused, source: fetch.stats()[0]?.learned.source, finishedMs: lastAdmittedAt - STARTED_AT };
 }
 
 describe('learning a window server', () => {
@@ -123,7 +141,7 @@ describe('a client configured as a bucket against a window server', () => {
     '%s (%s): the window replaces the bucket, every call succeeds, none refused',
     async (algorithm, headers) => {
       // The natural reading of "100 per 500 ms": 200/s, a fifth of it at once.
-      expect(await run(algorithm, headers, 400, 16, { rate: 200, burst: 20 })).toEqual({
+      expect(await run(algorithm, headers, 400, 16, { rate: 200, burst: 20 })).toMatchObject({
         ok: 400,
         refused: 0,
         source: 'window',
@@ -139,6 +157,28 @@ describe('a client configured above the rate of a window server that states no w
       const { ok, refused } = await run(algorithm, 'x-ratelimit', 400, 16, { rate: 400, burst: 20 });
       expect(ok).toBe(400);
       expect(refused).toBeLessThanOrEqual(1);
+    },
+  );
+});
+
+describe('a fixed window whose reset is stated in whole epoch seconds (x-ratelimit), at every phase', () => {
+  // No client that never sends before a stated reset beats the no-probe floor (README Limits); an
+  // unconfigured Headway reaches it within its last window's round trips, wherever the server's
+  // windows end within the epoch second. S6 runs this job in real time (one run read a window late).
+  const phases = [0, 50, 300, 700, 945, 999];
+  it.each([500, 1000])(
+    '100 per %i ms: 1,000 calls, none refused, within 50 ms of the floor',
+    async (windowMs) => {
+      for (const wallOffsetMs of phases) {
+        const { ok, refused, finishedMs } = await run('fixed-window', 'x-ratelimit', 1000, 16, null, null, {
+          windowMs,
+          wallOffsetMs,
+        });
+        const floorMs = epochResetNoProbeFloorMs(1000, { limit: 100, windowMs }, STARTED_AT, wallOffsetMs);
+        expect({ wallOffsetMs, ok, refused }).toEqual({ wallOffsetMs, ok: 1000, refused: 0 });
+        expect(finishedMs - floorMs).toBeGreaterThanOrEqual(0);
+        expect(finishedMs - floorMs).toBeLessThanOrEqual(50);
+      }
     },
   );
 });
