@@ -29,10 +29,10 @@ interface SlowHost {
   seed: number;
 }
 
-/** The server's window, and its wall clock's lead over its monotonic one (mod 1 s; default 999 ms). */
+/** The server's window, and its wall clock's lead over its monotonic one (mod 1 s). */
 interface WindowShape {
   windowMs: number;
-  wallOffsetMs?: number;
+  wallOffsetMs: number;
 }
 
 /** When the first request reaches the server: 1 ms into a window of the limiter's clock, as S6 starts. */
@@ -49,12 +49,10 @@ async function run(
   callers = 16,
   configured: { rate: number; burst: number } | null = null,
   host: SlowHost | null = null,
-  shape: WindowShape = { windowMs: 500 },
+  shape: WindowShape = { windowMs: 500, wallOffsetMs: 999 },
 ) {
   const start = STARTED_AT - 1;
-  const wallStart =
-    Date.UTC(2026, 0, 1) + (shape.wallOffsetMs === undefined ? 0 : start + shape.wallOffsetMs);
-  const clock = new ManualClock(start, wallStart);
+  const clock = new ManualClock(start, Date.UTC(2026, 0, 1) + start + shape.wallOffsetMs);
   const limiter = rateLimit({ policy: { limit: 100, windowMs: shape.windowMs }, algorithm, headers, clock });
   let refused = 0;
   let lastAdmittedAt = Number.NaN;
