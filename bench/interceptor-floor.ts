@@ -8,14 +8,14 @@
  * alone:
  *
  * ```sh
- * node --import tsx bench/interceptor-floor.ts [--requests 10000] [--reps 6]
+ * npx tsup && TSX_TSCONFIG_PATH=bench/tsconfig.json node --import tsx bench/interceptor-floor.ts [--requests 10000] [--reps 6]
  * ```
  */
 import { parseArgs } from 'node:util';
+import { readRateLimit } from 'headway';
 import { startServer } from 'headway/server';
 import { headwayInterceptor } from 'headway/undici';
 import { Agent, type Dispatcher, request } from 'undici';
-import { readRateLimit } from '../src/signals/read-rate-limit.js';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '10000' }, reps: { type: 'string', default: '6' } },

@@ -43,6 +43,11 @@ import { runS7 } from './s7-tokens.js';
 import { runS8 } from './s8-octokit.js';
 import { runS9 } from './s9-http-path.js';
 
+// Headway's rows measure the build, the code a user installs: tsx follows the root tsconfig's
+// `paths` (the package's name → `src/`, for type-checking) unless it reads bench/tsconfig.json.
+if (!import.meta.resolve('headway').includes('/dist/'))
+  throw new Error('bench: `headway` resolves to src/, not the build; run `npm run bench`');
+
 const args = parseArgs(process.argv.slice(2));
 const report = new Report();
 const started = performance.now();
