@@ -411,17 +411,27 @@ function upperCase(method: string): string {
 /** Origins as dispatches name them → as `URL#origin` spells them (the default key). Bounded. */
 const ORIGINS = new Map<string, string>();
 
+/**
+ * The last origin looked up, and its spelling: undici builds a new origin string per request,
+ * which a map would hash every time; comparing it with the last one costs less.
+ */
+let lastRawOrigin: string | null = null;
+let lastOrigin = '';
+
 /** The dispatch's origin, spelled as `URL#origin`, without parsing a URL per request. */
 function originOf(opts: DispatchOptions): string {
   const raw = opts.origin;
   if (raw === undefined) return new URL(opts.path).origin;
   if (typeof raw !== 'string') return raw.origin;
+  if (raw === lastRawOrigin) return lastOrigin;
   let origin = ORIGINS.get(raw);
   if (origin === undefined) {
     if (ORIGINS.size >= 1024) ORIGINS.clear();
     origin = new URL(raw).origin;
     ORIGINS.set(raw, origin);
   }
+  lastRawOrigin = raw;
+  lastOrigin = origin;
   return origin;
 }
 
