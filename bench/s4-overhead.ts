@@ -7,7 +7,7 @@
  * `createFetch({ fetch: undiciFetch })` over undici's fetch, `headwayInterceptor()` composed onto an Agent
  * under undici `request`, ky and p-retry over the global fetch,
  * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores;
- * it and each client live for the whole scenario (see {@link runS4}).
+ * it lives for the whole scenario, and each rep makes its two clients afresh (see {@link runS4}).
  *
  * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
  * set to a limit, and S4 has none.
@@ -83,36 +83,43 @@ async function runHalf(
 }
 
 export async function runS4(report: Report, o: S4Options): Promise<void> {
-  const specs = [...new Set(o.pairs.flatMap((p) => [p.client, p.raw]))];
-  // One server and one client per spec for the whole scenario, each warmed (JIT, its sockets
-  // open, anything it learns learned) before the first half: a half measures a client's steady
-  // state, not a server's start or a pool's connects. (A forced collection before each half was
-  // tried and left out: the half after it ran at half speed, paying the collection's sweeping.)
   const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
   const url = `${server.url}/items`;
-  const clients = new Map(specs.map((spec) => [spec, spec.make({ known: { rate: 1e9, burst: 1e9 } })]));
   const half = Math.round(o.n / 2);
-  const measure = (spec: ClientSpec) => runHalf(clients.get(spec)!, url, half, o.concurrency, spec.label);
+  const make = (spec: ClientSpec) => spec.make({ known: { rate: 1e9, burst: 1e9 } });
   try {
-    for (const spec of specs) await runHalf(clients.get(spec)!, url, 2000, o.concurrency, spec.label);
     const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
     // Each rep runs every pair once, A B B A (the raw transport first and last), so a pair's reps
     // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
     for (let rep = 0; rep < o.reps; rep++)
       for (const [i, pair] of o.pairs.entries()) {
-        const rawFirst = await measure(pair.raw);
-        const oursFirst = await measure(pair.client);
-        const oursSecond = await measure(pair.client);
-        const rawSecond = await measure(pair.raw);
-        const run = runs[i]!;
-        run.ours.push(oursFirst, oursSecond);
-        run.raw.push(rawFirst, rawSecond);
-        run.ratios.push((oursFirst.rps + oursSecond.rps) / (rawFirst.rps + rawSecond.rps));
-        run.cpuRatios.push((rawFirst.cpuUs + rawSecond.cpuUs) / (oursFirst.cpuUs + oursSecond.cpuUs));
+        // Two fresh clients per rep, made raw first in even reps and client first in odd ones: in
+        // one process the client made first reads a few per cent slower, whatever it is (two
+        // `undici.request` clients alike read 1.03–1.06× made in one order, 1.01× alternated).
+        // Each is warmed (JIT, its sockets open, anything it learns learned) before its first half:
+        // a half measures a client's steady state, not a pool's connects. (A forced collection
+        // before each half was tried and left out: the half after it ran at half speed.)
+        const order = rep % 2 === 0 ? [pair.raw, pair.client] : [pair.client, pair.raw];
+        const [first, second] = order.map(make) as [BenchClient, BenchClient];
+        const [raw, ours] = rep % 2 === 0 ? [first, second] : [second, first];
+        try {
+          for (const client of [first, second]) await runHalf(client, url, 2000, o.concurrency, 'warm-up');
+          const rawFirst = await runHalf(raw, url, half, o.concurrency, pair.raw.label);
+          const oursFirst = await runHalf(ours, url, half, o.concurrency, pair.client.label);
+          const oursSecond = await runHalf(ours, url, half, o.concurrency, pair.client.label);
+          const rawSecond = await runHalf(raw, url, half, o.concurrency, pair.raw.label);
+          const run = runs[i]!;
+          run.ours.push(oursFirst, oursSecond);
+          run.raw.push(rawFirst, rawSecond);
+          run.ratios.push((oursFirst.rps + oursSecond.rps) / (rawFirst.rps + rawSecond.rps));
+          run.cpuRatios.push((rawFirst.cpuUs + rawSecond.cpuUs) / (oursFirst.cpuUs + oursSecond.cpuUs));
+        } finally {
+          await first.close();
+          await second.close();
+        }
       }
     tabulate(report, o, runs);
   } finally {
-    for (const client of clients.values()) await client.close();
     await server.close();
   }
 }
@@ -165,7 +172,7 @@ function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario, and one client of each kind, warmed by 2,000 GETs before the first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario; each rep makes its pair's two clients afresh, the raw transport first in even reps and the client first in odd ones (in one process the client made first reads a few per cent slower), each warmed by 2,000 GETs before its first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
     [
       'client',
       'raw transport',
