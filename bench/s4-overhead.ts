@@ -93,10 +93,10 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
     // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
     for (let rep = 0; rep < o.reps; rep++)
       for (const [i, pair] of o.pairs.entries()) {
-        // Two fresh clients per rep, made raw first in even reps and client first in odd ones: in
-        // one process the client made first reads a few per cent slower, whatever it is (two
-        // `undici.request` clients alike read 1.03–1.06× made in one order, 1.01× alternated).
-        // Each is warmed (JIT, its sockets open, anything it learns learned) before its first half:
+        // Two fresh clients per rep, made raw first in even reps and client first in odd ones: the
+        // order clients are made in can move their ratio in one process (two `undici.request`
+        // clients alike read 1.03–1.06× in three runs when one was the first client the process
+        // made, 1.01× in two when neither was), so no pair keeps one order. Each is warmed (JIT, its sockets open, anything it learns learned) before its first half:
         // a half measures a client's steady state, not a pool's connects. (A forced collection
         // before each half was tried and left out: the half after it ran at half speed.)
         const order = rep % 2 === 0 ? [pair.raw, pair.client] : [pair.client, pair.raw];
@@ -172,7 +172,7 @@ function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario; each rep makes its pair's two clients afresh, the raw transport first in even reps and the client first in odd ones (in one process the client made first reads a few per cent slower), each warmed by 2,000 GETs before its first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario; each rep makes its pair's two clients afresh, the raw transport first in even reps and the client first in odd ones (the order clients are made in can move their ratio by a few per cent), each warmed by 2,000 GETs before its first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
     [
       'client',
       'raw transport',
