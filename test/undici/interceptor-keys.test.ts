@@ -27,7 +27,13 @@ describe('headwayInterceptor keys', () => {
   it('keys each dispatch by its own origin, spelled as URL#origin, however the origins alternate', async () => {
     const interceptor = headwayInterceptor();
     const dispatch = interceptor(answering);
-    const origins = ['http://a.test', 'HTTP://B.test:80', 'http://a.test', 'http://b.test', 'http://a.test:8080'];
+    const origins = [
+      'http://a.test',
+      'HTTP://B.test:80',
+      'http://a.test',
+      'http://b.test',
+      'http://a.test:8080',
+    ];
     for (const origin of origins) await send(dispatch, origin);
     const sent = Object.fromEntries(interceptor.stats().map((s) => [s.key, s.sent]));
     expect(sent).toEqual({ 'http://a.test': 2, 'http://b.test': 2, 'http://a.test:8080': 1 });
