@@ -6,7 +6,9 @@
  * once per rep: Headway `createFetch()` over the global fetch,
  * `createFetch({ fetch: undiciFetch })` over undici's fetch, `headwayInterceptor()` composed onto an Agent
  * under undici `request`, ky and p-retry over the global fetch,
- * undici's RetryAgent over undici `request`. The server is in-process, so it shares the two cores;
+ * undici's RetryAgent over undici `request`, and for reference the floor of an interceptor (the
+ * key, a map lookup and the header read only: `lib/floor-interceptor.ts`) over undici `request`.
+ * The server is in-process, so it shares the two cores;
  * it lives for the whole scenario, and each rep makes its two clients afresh (see {@link runS4}).
  *
  * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
@@ -17,6 +19,7 @@ import { startServer } from 'headway/server';
 import {
   type BenchClient,
   type ClientSpec,
+  floorInterceptorClient,
   headwayInterceptorClient,
   headwayLearning,
   headwayUndici,
@@ -33,6 +36,8 @@ import { fixed, int, median } from './lib/stats.js';
 interface Pair {
   client: ClientSpec;
   raw: ClientSpec;
+  /** A reference row, not a peer: what the least interceptor costs on this host, in this run. */
+  reference?: true;
 }
 
 export const s4Pairs: readonly Pair[] = [
@@ -42,6 +47,7 @@ export const s4Pairs: readonly Pair[] = [
   { client: kyClient, raw: plainFetch },
   { client: pRetryClient, raw: plainFetch },
   { client: retryAgentClient, raw: undiciRequestRaw },
+  { client: floorInterceptorClient, raw: undiciRequestRaw, reference: true },
 ];
 
 export interface S4Options {
@@ -166,7 +172,7 @@ function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void
       });
   }
   // Fill in the best peer (the highest ratio among the peers) now that every pair has run.
-  const peerRows = rows.filter((r) => !r[0]!.startsWith('**'));
+  const peerRows = rows.filter((r, i) => !r[0]!.startsWith('**') && !o.pairs[i]!.reference);
   const best = peerRows.sort((a, b) => Number.parseFloat(b[4]!) - Number.parseFloat(a[4]!))[0];
   for (const v of report.verdicts)
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';

@@ -12,6 +12,7 @@ import ky from 'ky';
 import PQueue from 'p-queue';
 import pRetry from 'p-retry';
 import { Agent, type Dispatcher, RetryAgent, fetch as undiciFetch, request as undiciRequest } from 'undici';
+import { floorInterceptor } from './floor-interceptor.js';
 import { sleep } from './stats.js';
 
 export interface Outcome {
@@ -315,6 +316,19 @@ export const headwayInterceptorClient: ClientSpec = {
   headway: true,
   make(ctx) {
     const dispatcher = countingAgent(ctx).compose(headwayInterceptor());
+    return undiciRequestClient(dispatcher, ctx.signal);
+  },
+};
+
+/** S4's reference row: the least an interceptor that paces must do (key, lookup, header read), on an Agent. */
+export const floorInterceptorClient: ClientSpec = {
+  id: 'floor-interceptor',
+  label: 'floor: interceptor that keys, looks up and reads headers',
+  transport: 'undici request',
+  dialectSensitive: false,
+  headway: false,
+  make(ctx) {
+    const dispatcher = countingAgent(ctx).compose(floorInterceptor);
     return undiciRequestClient(dispatcher, ctx.signal);
   },
 };
