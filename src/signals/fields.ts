@@ -76,10 +76,17 @@ function classifyUncached(rawName: string): NameKind | null {
   return [name, OTHER];
 }
 
-/** Every name kept starts with a, d, r or x (any case): most fields stop at this cheap test. */
+/**
+ * Every name kept starts with `ag`, `an`, `da`, `ra`, `re` or `x-` (any case): most fields
+ * (`content-*`, `access-control-*`, `connection`…) stop at this cheap test.
+ */
 function mayMatter(name: string): boolean {
   const first = name.charCodeAt(0) | 0x20;
-  return first === 0x61 || first === 0x64 || first === 0x72 || first === 0x78;
+  const second = name.charCodeAt(1) | 0x20;
+  if (first === 0x61) return second === 0x67 || second === 0x6e; // ag, an
+  if (first === 0x64) return second === 0x61; // da
+  if (first === 0x72) return second === 0x61 || second === 0x65; // ra, re
+  return first === 0x78 && second === 0x2d; // x-
 }
 
 function isHeaders(source: HeaderSource): source is Headers {

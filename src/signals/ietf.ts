@@ -81,11 +81,72 @@ function policyReadings(value: string | null): readonly PolicyReading[] | null {
   return readings;
 }
 
+/**
+ * The shape most servers send, one item `"name";r=<Integer>;t=<Integer>`: once a value of that
+ * shape has been read, the next that starts with the same `"name";r=` is read without a scan (its
+ * counts change on every answer, its name does not). `null` until such a value was read.
+ */
+let shapePrefix: string | null = null;
+let shapeName = '';
+
+/** Most Integer digits RFC 9651 allows. */
+const MAX_DIGITS = 15;
+
+/**
+ * The item of `value` when it has the last common shape's prefix, then `r`'s digits, `;t=`, and
+ * `t`'s digits to the end (exactly what the scan would read, and all it would read); else `undefined`.
+ */
+function commonShape(value: string): IetfItem[] | undefined {
+  const prefix = shapePrefix;
+  if (prefix === null || !value.startsWith(prefix)) return undefined;
+  let pos = prefix.length;
+  let remaining = 0;
+  const rStart = pos;
+  for (let c = value.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = value.charCodeAt(++pos))
+    remaining = remaining * 10 + c - 0x30;
+  if (pos === rStart || pos - rStart > MAX_DIGITS || !value.startsWith(';t=', pos)) return undefined;
+  pos += 3;
+  let reset = 0;
+  const tStart = pos;
+  for (let c = value.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = value.charCodeAt(++pos))
+    reset = reset * 10 + c - 0x30;
+  if (pos === tStart || pos - tStart > MAX_DIGITS || pos !== value.length) return undefined;
+  // As `newItem` spells an item (same fields, same order: one shape for every item).
+  return [
+    {
+      name: shapeName,
+      quota: undefined,
+      window: undefined,
+      quotaUnit: undefined,
+      partitionKey: undefined,
+      remaining,
+      reset,
+    },
+  ];
+}
+
+/** Remembers `value`'s prefix when its `items` have the common shape (checked by writing it back). */
+function learnShape(value: string, items: readonly IetfItem[] | null): void {
+  const item = items?.length === 1 ? items[0] : undefined;
+  if (item === undefined || /["\\]/.test(item.name)) return;
+  const { remaining, reset } = item;
+  if (typeof remaining !== 'number' || typeof reset !== 'number') return;
+  const prefix = `"${item.name}";r=`;
+  if (value !== `${prefix}${remaining};t=${reset}`) return;
+  shapePrefix = prefix;
+  shapeName = item.name;
+}
+
 /** The items of a `RateLimit` value, valid or not; `null` when unparsable. */
 function counterItems(value: string | null): readonly IetfItem[] | null {
   if (!mayName(value)) return null;
   if (value !== lastCounters) {
-    lastCounterItems = ietfItems(value);
+    let items: IetfItem[] | null | undefined = commonShape(value);
+    if (items === undefined) {
+      items = ietfItems(value);
+      learnShape(value, items);
+    }
+    lastCounterItems = items;
     lastCounters = value;
   }
   return lastCounterItems;

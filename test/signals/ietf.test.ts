@@ -112,6 +112,33 @@ describe('rule 7: IETF RateLimit and RateLimit-Policy structured fields (drafts 
     expect(readIetf('"a";r=3;t=1', policy)).toEqual(expected(3));
   });
 
+  it('reads the common shape `"name";r=…;t=…` after the first such value exactly as the scan does, and nothing else by it', () => {
+    const policy = '"api";q=100;w=60';
+    const counted = (remaining: number, resetInMs: number) => [
+      w({ name: 'api', quota: 100, windowMs: 60_000, remaining, resetInMs }),
+    ];
+    const unread = [w({ name: 'api', quota: 100, windowMs: 60_000 })];
+    // The first value teaches the shape; the others start with its prefix.
+    const cases: [string, RateLimitPolicy[]][] = [
+      ['"api";r=50;t=30', counted(50, 30_000)],
+      ['"api";r=49;t=29', counted(49, 29_000)],
+      ['"api";r=007;t=0', counted(7, 0)],
+      ['"api";r=999999999999999;t=1', counted(999_999_999_999_999, 1_000)],
+      ['"api";r=1000000000000000;t=1', unread], // 16 digits: not an RFC 9651 Integer, the field is dropped
+      ['"api";r=5.5;t=1', unread], // a Decimal: the item breaks the draft
+      ['"api";r=5;t=1.5', unread],
+      ['"api";r=5;t=-1', unread],
+      ['"api";r=;t=1', unread],
+      ['"api";r=5;t=', unread],
+      ['"api";r=5', [w({ name: 'api', quota: 100, windowMs: 60_000, remaining: 5 })]],
+      ['"api";r=5;t=1 ', counted(5, 1_000)], // trailing space: the scan reads it
+      ['"api";r=5;t=1;pk=:YWJj:', [w({ ...counted(5, 1_000)[0]!, partitionKey: 'YWJj' })]],
+      ['"api";r=5;t=1, "other";r=1', [...counted(5, 1_000), w({ name: 'other', remaining: 1 })]],
+      ['"api";r=4;t=2', counted(4, 2_000)],
+    ];
+    for (const [value, windows] of cases) expect(readIetf(value, policy), value).toEqual(windows);
+  });
+
   it('keeps every parameter name in one table', () => {
     expect(IETF_PARAMETERS).toEqual({
       quota: 'q',
