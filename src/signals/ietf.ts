@@ -17,7 +17,7 @@ import type { BareItem } from 'structured-headers';
 import { append } from '../core/append.js';
 import { IETF_PARAMETERS, type IetfItem, ietfItems } from './ietf-items.js';
 import type { RateLimitPolicy } from './signal.js';
-import { byteSequenceText, nonNegativeInteger } from './structured.js';
+import { byteSequenceText, MAX_INTEGER_DIGITS, nonNegativeInteger } from './structured.js';
 
 export { IETF_PARAMETERS };
 
@@ -89,9 +89,6 @@ function policyReadings(value: string | null): readonly PolicyReading[] | null {
 let shapePrefix: string | null = null;
 let shapeName = '';
 
-/** Most Integer digits RFC 9651 allows. */
-const MAX_DIGITS = 15;
-
 /**
  * The item of `value` when it has the last common shape's prefix, then `r`'s digits, `;t=`, and
  * `t`'s digits to the end (exactly what the scan would read, and all it would read); else `undefined`.
@@ -104,13 +101,13 @@ function commonShape(value: string): IetfItem[] | undefined {
   const rStart = pos;
   for (let c = value.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = value.charCodeAt(++pos))
     remaining = remaining * 10 + c - 0x30;
-  if (pos === rStart || pos - rStart > MAX_DIGITS || !value.startsWith(';t=', pos)) return undefined;
+  if (pos === rStart || pos - rStart > MAX_INTEGER_DIGITS || !value.startsWith(';t=', pos)) return undefined;
   pos += 3;
   let reset = 0;
   const tStart = pos;
   for (let c = value.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = value.charCodeAt(++pos))
     reset = reset * 10 + c - 0x30;
-  if (pos === tStart || pos - tStart > MAX_DIGITS || pos !== value.length) return undefined;
+  if (pos === tStart || pos - tStart > MAX_INTEGER_DIGITS || pos !== value.length) return undefined;
   // As `newItem` spells an item (same fields, same order: one shape for every item).
   return [
     {

@@ -22,6 +22,9 @@ const EQUALS = 0x3d;
 const MINUS = 0x2d;
 const PERIOD = 0x2e;
 
+/** Most digits an RFC 9651 Integer may have. */
+export const MAX_INTEGER_DIGITS = 15;
+
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
@@ -118,7 +121,7 @@ export class FieldScan {
     for (let d = text.charCodeAt(pos); isDigit(d); d = text.charCodeAt(++pos))
       integer = integer * 10 + d - 0x30;
     const digits = pos - digitsStart;
-    if (digits === 0 || digits > 15 || text.charCodeAt(pos) === PERIOD) return undefined;
+    if (digits === 0 || digits > MAX_INTEGER_DIGITS || text.charCodeAt(pos) === PERIOD) return undefined;
     this.pos = pos;
     return negative ? -integer : integer;
   }
