@@ -2,6 +2,7 @@
  * Micro-benchmark of `readRateLimit` on typical responses: IETF fields with a `Date`, GitHub-style
  * `X-RateLimit-*`, OpenAI's families, each as a plain record and as a Fetch `Headers` object.
  *
+ *   npx tsup && export TSX_TSCONFIG_PATH=bench/tsconfig.json   # time the build, as `npm run bench` does
  *   node --import tsx bench/parse-headers.ts           # every scenario
  *   node --import tsx bench/parse-headers.ts GitHub    # only those whose name contains "GitHub"
  *

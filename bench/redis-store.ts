@@ -3,7 +3,7 @@
  * ioredis connection, on one hot key and spread over 64 keys, next to a bare `PING` round trip on
  * the same connection (the ceiling for one round trip per decision).
  *
- *   REDIS_URL=redis://127.0.0.1:42xxx node --import tsx bench/redis-store.ts
+ *   npx tsup && REDIS_URL=redis://127.0.0.1:42xxx TSX_TSCONFIG_PATH=bench/tsconfig.json node --import tsx bench/redis-store.ts
  *
  * Without REDIS_URL it starts (and stops) a private redis-server on a free loopback port.
  */
