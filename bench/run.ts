@@ -128,12 +128,13 @@ async function runHere(names: readonly string[]): Promise<void> {
       await runS6(report, { reps: args.reps, profile: full ? 'full' : 'default', kinds: args.kinds });
     if (wanted('S7')) await runS7(report, { reps: args.reps, calls: 300, callers: 8 });
     if (wanted('S8')) await runS8(report, { reps: args.reps, n: 300, callers: 16 });
-    // Five reps of 1 s by default (three of 4 s in full): one HTTP run is too noisy to ratio on its
-    // own, and the bare-between-cases schedule (26 runs a rep) keeps S9 near 3 minutes.
+    // Nine reps of half-second runs by default (nine of a second in full): one HTTP run is too
+    // noisy to ratio on its own, and the bare-between-cases schedule (36 runs a rep) keeps S9 near
+    // 3 minutes.
     if (wanted('S9'))
       await runS9(report, {
-        reps: Math.max(full ? 3 : 5, args.reps),
-        seconds: full ? 4 : 1,
+        reps: Math.max(9, args.reps),
+        ms: full ? 1000 : 500,
         connections: 32,
         apps: args.kinds,
       });
@@ -233,7 +234,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports), undici RetryAgent and the floor interceptor in nine reps of 12,000 GETs, every pair once per rep, one server for the scenario and two fresh warm clients per pair and rep; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 3 min) runs five reps of 1 s runs, each case between two runs of its bare server. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports), undici RetryAgent and the floor interceptor in nine reps of 12,000 GETs, every pair once per rep, one server for the scenario and two fresh warm clients per pair and rep; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 3 min) runs nine reps of half-second runs (a second each in full), each case between two runs of its bare server. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

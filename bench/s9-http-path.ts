@@ -9,8 +9,12 @@
  * app is measured for scale; an empty middleware on Hono and Express (what one middleware costs
  * those frameworks before it does anything); and, for node:http, the fetch handler, Hono and Express, the
  * floor of any limiter: the same header fields put on the response the cheapest way known, with
- * the client address and API key read, and nothing decided (see s9-http-server.ts); and a Hono
- * app's `fetch` wrapped in `withRateLimit`, the same limiter without a middleware layer.
+ * the client address and API key read, and nothing decided (see s9-http-server.ts); a Hono
+ * app's `fetch` wrapped in `withRateLimit`, the same limiter without a middleware layer; and, for
+ * every app, the bare app again in a second process (A/A): what this schedule reads between two
+ * identical servers, the resolution of every other row. Runs are short (half a second by default)
+ * and many, so the two bare runs either side of a case are close in time: on a shared machine the
+ * server's speed drifts by tens of per cent over tens of seconds.
  *
  *   npm run bench -- --scenario S9 --no-write
  *   npm run bench -- --scenario S9 --kind fetch,hono --no-write   # only those apps' pairs
@@ -22,8 +26,8 @@ import type { S9Case } from './s9-http-server.js';
 
 export interface S9Options {
   reps: number;
-  /** Seconds of load per measurement: whole seconds (autocannon stops on its once-a-second tick). */
-  seconds: number;
+  /** Milliseconds of load per measurement (autocannon ends it on its next 100 ms tick). */
+  ms: number;
   connections: number;
   /** Only the pairs of these bare apps (`node`, `fetch`, `hono`, `express`; `--kind`); all when none is one. */
   apps?: readonly string[];
@@ -39,15 +43,19 @@ interface Pair {
 const allPairs: Pair[] = [
   { name: 'node:http + nodeRateLimit', bare: 'node', limited: 'node+headway', target: 0.85 },
   { name: 'node:http + the same headers only (floor)', bare: 'node', limited: 'node+floor', target: 0 },
+  { name: 'node:http A/A (the bare server again)', bare: 'node', limited: 'node+copy', target: 0 },
   { name: 'fetch handler + withRateLimit', bare: 'fetch', limited: 'fetch+headway', target: 0.9 },
   { name: 'fetch handler + the same headers only (floor)', bare: 'fetch', limited: 'fetch+floor', target: 0 },
+  { name: 'fetch handler A/A (the bare server again)', bare: 'fetch', limited: 'fetch+copy', target: 0 },
   { name: 'Hono + honoRateLimit', bare: 'hono', limited: 'hono+headway', target: 0.9 },
   { name: 'Hono + an empty middleware', bare: 'hono', limited: 'hono+empty', target: 0 },
   { name: 'Hono + the same headers only (floor)', bare: 'hono', limited: 'hono+floor', target: 0 },
   { name: 'Hono app.fetch in withRateLimit', bare: 'hono', limited: 'hono+fetch-wrap', target: 0 },
+  { name: 'Hono A/A (the bare app again)', bare: 'hono', limited: 'hono+copy', target: 0 },
   { name: 'Express + expressRateLimit', bare: 'express', limited: 'express+headway', target: 0.9 },
   { name: 'Express + an empty middleware', bare: 'express', limited: 'express+empty', target: 0 },
   { name: 'Express + the same headers only (floor)', bare: 'express', limited: 'express+floor', target: 0 },
+  { name: 'Express A/A (the bare app again)', bare: 'express', limited: 'express+copy', target: 0 },
   { name: 'Express + express-rate-limit (peer)', bare: 'express', limited: 'express+erl', target: 0 },
 ];
 
@@ -60,8 +68,8 @@ interface LineChild {
   ask(line: string): Promise<string>;
 }
 
-function startLineChild(script: string, args: readonly string[]): LineChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+function startLineChild(script: string, args: readonly string[], flags: readonly string[] = []): LineChild {
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting: { resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
@@ -87,6 +95,15 @@ function startLineChild(script: string, args: readonly string[]): LineChild {
   return { child, next, ask };
 }
 
+/**
+ * V8 flags of every server process, bare and limited alike. The schedule leaves a case's process
+ * idle for most of a rep, and V8 reads idleness as a cue to shrink the heap (the memory reducer)
+ * and to drop the bytecode of functions not run lately, which a server under steady load never
+ * sees; the bare server, run every other time, rarely idles that long. Without them the A/A rows
+ * (the bare app again) read 0.84–0.96× in one run; with them, 0.96–1.02×.
+ */
+const serverFlags = ['--no-memory-reducer', '--no-flush-bytecode'];
+
 interface Server {
   child: ChildProcess;
   port: number;
@@ -95,20 +112,15 @@ interface Server {
 }
 
 async function startCase(name: S9Case): Promise<Server> {
-  const server = startLineChild('bench/s9-http-server.ts', [name]);
+  const server = startLineChild('bench/s9-http-server.ts', [name], serverFlags);
   const { port } = JSON.parse(await server.next()) as { port: number };
   const usage = async () => JSON.parse(await server.ask('')) as { cpuUs: number; requests: number };
   return { child: server.child, port, usage };
 }
 
 /** Requests/s (2xx only) of one autocannon run against `port`, from the load process. */
-async function load(
-  generator: LineChild,
-  port: number,
-  seconds: number,
-  connections: number,
-): Promise<number> {
-  return (JSON.parse(await generator.ask(JSON.stringify({ port, seconds, connections }))) as { rate: number })
+async function load(generator: LineChild, port: number, ms: number, connections: number): Promise<number> {
+  return (JSON.parse(await generator.ask(JSON.stringify({ port, ms, connections }))) as { rate: number })
     .rate;
 }
 
@@ -117,7 +129,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
   const apps = (o.apps ?? []).filter((a) => allPairs.some((p) => p.bare === a));
   const pairs = allPairs.filter((p) => apps.length === 0 || apps.includes(p.bare));
   const names = [...new Set(pairs.flatMap((p) => [p.bare, p.limited]))];
-  if (!Number.isInteger(o.seconds)) throw new Error(`S9: whole seconds of load only, not ${o.seconds}`);
+  if (!(o.ms >= 100)) throw new Error(`S9: at least 100 ms of load per run, not ${o.ms}`);
   const servers = new Map<S9Case, Server>();
   const generator = startLineChild('bench/s9-load.ts', []);
   try {
@@ -128,7 +140,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     });
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     // Warm-up: JIT and connection setup of every server and of the load process, not measured.
-    for (const name of names) await load(generator, servers.get(name)!.port, 1, o.connections);
+    for (const name of names) await load(generator, servers.get(name)!.port, 1000, o.connections);
     const rates = new Map<S9Case, number[]>();
     const ratios = new Map<string, number[]>();
     const cpu = new Map<S9Case, number[]>();
@@ -138,7 +150,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     const measure = async (name: S9Case) => {
       const server = servers.get(name)!;
       const before = await server.usage();
-      const rate = await load(generator, server.port, o.seconds, o.connections);
+      const rate = await load(generator, server.port, o.ms, o.connections);
       const after = await server.usage();
       add(cpu, name, (after.cpuUs - before.cpuUs) / (after.requests - before.requests));
       add(rates, name, rate);
@@ -165,8 +177,8 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     }
     const cpuOf = (name: S9Case) => median(cpu.get(name)!);
     report.table(
-      `S9: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.seconds} s per run)`,
-      `Medians of ${o.reps} rep(s); the ratio is the median over reps of limited ÷ the mean of the bare runs just before and just after it (bare, A, bare, B, …, bare; the order reversed every other rep). Each server is its own process; autocannon runs in another, one for the whole run (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
+      `S9: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.ms} ms per run)`,
+      `Medians of ${o.reps} rep(s); the ratio is the median over reps of limited ÷ the mean of the bare runs just before and just after it (bare, A, bare, B, …, bare; the order reversed every other rep). Each server is its own process (run with ${serverFlags.join(' ')}, bare and limited alike, so idleness between its runs does not make V8 shrink its heap or drop its bytecode; the A/A row, the bare app again in another process, shows what the schedule reads between identical servers); autocannon runs in another, one for the whole run (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
       ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range', 'server CPU µs/req bare → limited'],
       pairs.map((p) => {
         const r = ratios.get(p.name)!;
@@ -182,12 +194,18 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     );
     for (const pair of pairs.filter((p) => p.target > 0)) {
       const ratio = median(ratios.get(pair.name)!);
-      const erlRatios = ratios.get(allPairs.at(-1)!.name);
+      const erlRatios = ratios.get(allPairs.find((p) => p.limited === 'express+erl')!.name);
+      const references = {
+        '+copy': 'A/A',
+        '+empty': 'empty middleware',
+        '+floor': 'floor (the same headers only)',
+      };
       const floorNote = pairs
-        .filter((p) => p.bare === pair.bare && (p.limited.endsWith('+empty') || p.limited.endsWith('+floor')))
-        .map(
-          (p) =>
-            `${p.limited.endsWith('+floor') ? 'floor (the same headers only)' : 'empty middleware'} ${fixed(median(ratios.get(p.name)!), 2)}× bare`,
+        .filter((p) => p.bare === pair.bare)
+        .flatMap((p) =>
+          Object.entries(references)
+            .filter(([suffix]) => p.limited.endsWith(suffix))
+            .map(([, label]) => `${label} ${fixed(median(ratios.get(p.name)!), 2)}× bare`),
         )
         .join(', ');
       report.verdict({

@@ -4,7 +4,8 @@
  * bare, or the same app behind its Headway adapter (default key: the client IP, IETF headers), or
  * behind express-rate-limit (its README setup) for scale, or behind one empty middleware (`next()`
  * only): the framework's own floor for any middleware, or (Hono) with `withRateLimit` around the
- * app's `fetch` instead of the middleware. The limit is never reached, so the cost
+ * app's `fetch` instead of the middleware; or (`+copy`) the bare app again, in a process of its own,
+ * which measures what the schedule itself reads between two identical servers. The limit is never reached, so the cost
  * measured is the limiter's per-request work, not refusals. Each line on stdin is answered with
  * `{ cpuUs, requests }` (this process's user + system CPU and requests seen), so the runner can
  * compute CPU per request for one measurement. `s9Listener` gives a case's request listener
@@ -26,19 +27,23 @@ export const s9Cases = [
   'node',
   'node+headway',
   'node+floor',
+  'node+copy',
   'fetch',
   'fetch+headway',
   'fetch+floor',
+  'fetch+copy',
   'hono',
   'hono+headway',
   'hono+empty',
   'hono+floor',
   'hono+fetch-wrap',
+  'hono+copy',
   'express',
   'express+headway',
   'express+erl',
   'express+empty',
   'express+floor',
+  'express+copy',
 ] as const;
 export type S9Case = (typeof s9Cases)[number];
 
@@ -144,18 +149,21 @@ export function s9Listener(name: S9Case): RequestListener {
     getRequestListener(fetch) as RequestListener;
   switch (name) {
     case 'node':
+    case 'node+copy':
       return nodeListener();
     case 'node+headway':
       return nodeRateLimit(limiterOf(), nodeListener());
     case 'node+floor':
       return nodeFloor(nodeListener());
     case 'fetch':
+    case 'fetch+copy':
       return onHonoServer(fetchHandler());
     case 'fetch+floor':
       return onHonoServer(fetchFloor(fetchHandler()));
     case 'fetch+headway':
       return onHonoServer(withRateLimit(limiterOf(), fetchHandler()));
     case 'hono':
+    case 'hono+copy':
       return onHonoServer(honoApp('none').fetch);
     case 'hono+headway':
       return onHonoServer(honoApp('headway').fetch);
@@ -166,6 +174,7 @@ export function s9Listener(name: S9Case): RequestListener {
     case 'hono+fetch-wrap':
       return onHonoServer(withRateLimit(limiterOf(), honoApp('none').fetch));
     case 'express':
+    case 'express+copy':
       return expressApp('none');
     case 'express+headway':
       return expressApp('headway');
