@@ -217,10 +217,13 @@ export function insert(l: Ledger, entry: Entry, slotMs: number): Ledger {
   const backAt = Math.ceil(entry.backAt / slotMs) * slotMs;
   const tail = l.tail;
   // The newest entry of the same slot takes it in: at the slot's end, or earlier where a stated
-  // reset moved it, but never before the entry's own time.
-  if (tail !== null && tail.backAt <= backAt && tail.backAt >= entry.backAt) {
+  // reset moved it, but never before the entry's own time. A reset that moved it before this
+  // entry's time (each answer's reset, stated a window ahead, clamps the entry before it) moves it
+  // on to this one's: its units are then counted up to a slot longer, never given back early, and
+  // the ledger keeps one entry per slot rather than one per answer.
+  if (tail !== null && tail.backAt <= backAt && tail.backAt > backAt - slotMs) {
     const merged = {
-      backAt: tail.backAt,
+      backAt: Math.max(tail.backAt, entry.backAt),
       units: tail.units + entry.units,
       mark: Math.max(tail.mark, entry.mark),
       dueAt: Math.min(tail.dueAt, entry.dueAt),

@@ -61,6 +61,24 @@ describe('window ledger', () => {
     expect(clampTo(l, 50)).toBe(l);
   });
 
+  it('keeps one entry per slot when each answer’s reset clamps the entry before it', () => {
+    // Each answer states its reset one window (1,000 ms) ahead: it clamps the newest entry to it,
+    // just before the next answer's own time. The next joins it (moved on to its later time, never
+    // earlier than either's own) instead of opening an entry of its own.
+    let l = emptyLedger();
+    for (let i = 0; i < 40; i++) {
+      const at = 100 + i * 0.1;
+      l = clampTo(l, at + 1000);
+      l = insert(l, { backAt: at + 1000, units: 1, mark: i + 1, dueAt: at + 1000 }, 4);
+    }
+    const entries = entriesOf(l);
+    expect(entries.map((e) => [e.backAt, e.units])).toEqual([
+      [1100, 1],
+      [1103.9, 39],
+    ]);
+    expect(totalUnits(l)).toBe(40);
+  });
+
   it('walks the returns in time order, another client’s units among them', () => {
     const l = ledgerOf([10, 20, 30]);
     expect(backAtReaching(l, 0, 0, 2, null)).toBe(20);
