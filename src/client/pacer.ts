@@ -143,6 +143,15 @@ function isWindowOf(this: UnitTrack, window: RateLimitPolicy): boolean {
 /** What a call of cost 1 books when every window counts requests: one object, never changed. */
 const ONE_REQUEST: Costs = Object.freeze({ [REQUESTS]: 1 });
 
+/** Cumulative units sent in each unit of `booked` once it is sent, after `sent`. */
+function marksAfter(booked: Costs, sent: UnitCounts): Costs {
+  // A literal for the one unit most calls book: no object grown key by key per call.
+  if (booked === ONE_REQUEST) return { [REQUESTS]: (sent.get(REQUESTS) ?? 0) + 1 };
+  const marks: Record<string, number> = {};
+  for (const unit in booked) marks[unit] = (sent.get(unit) ?? 0) + (booked[unit] as number);
+  return marks;
+}
+
 /** One key's pacing state. Times are monotonic ms. */
 export class Pacer {
   #options: PacerOptions;
@@ -288,8 +297,7 @@ export class Pacer {
   /** Books one attempt of `cost` (requests, or units by name) at `now`. */
   grant(cost: Costs | number, probe: boolean, dueInMs: number, now: number): Ticket {
     const booked = this.#booked(cost);
-    const marks: Record<string, number> = {};
-    for (const unit in booked) marks[unit] = (this.#sent.get(unit) ?? 0) + (booked[unit] as number);
+    const marks = marksAfter(booked, this.#sent);
     const requests = booked[REQUESTS] as number;
     const mark = marks[REQUESTS] as number;
     // The models see what was in flight before this send: they are told before the counts move.

@@ -51,7 +51,20 @@ export function verdictOf(outcome: AttemptOutcome): Verdict {
     return { kind: 'limited', status, retryAfterMs: hint, retry: status === 503 ? 'idempotent' : 'any' };
   }
   if (OUTAGE_STATUSES.has(status)) return { kind: 'outage', status, retry: 'idempotent' };
-  return { kind: 'answered', status, retry: status === 408 ? 'idempotent' : 'never' };
+  return answered(status);
+}
+
+/** The `answered` verdicts made so far, by status: a verdict is never changed, so one per status serves every answer. */
+const ANSWERED = new Map<number, Verdict>();
+
+function answered(status: number): Verdict {
+  let verdict = ANSWERED.get(status);
+  if (verdict === undefined) {
+    verdict = Object.freeze({ kind: 'answered', status, retry: status === 408 ? 'idempotent' : 'never' });
+    // Statuses are three digits; anything else is not kept (the map stays small).
+    if (Number.isInteger(status) && status >= 100 && status <= 999) ANSWERED.set(status, verdict);
+  }
+  return verdict;
 }
 
 /** The status a verdict reports in events and facts (`null`: no response). */

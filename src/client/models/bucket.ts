@@ -154,53 +154,61 @@ function learnPolicy(s: BucketModelState, rate: number | null): void {
   s.source = 'policy';
 }
 
+/**
+ * The reading an observation makes of `remaining`, kept as its own object: the observation is
+ * scratch that the pacer refills for the next answer, and most readings are never kept.
+ */
+function readingOf(o: Observation, remaining: number): Reading {
+  return { at: o.at, sentAt: o.sentAt, remaining, mark: o.mark, inFlight: o.inFlight };
+}
+
 /** Follows dry spans: readings since `dryFrom` that show no refill although the rate says there was some. */
-function trackDryness(s: BucketModelState, reading: Reading): void {
+function trackDryness(s: BucketModelState, o: Observation, remaining: number): void {
   // The bucket's capacity as learned (a policy's quota may be a rate far above it, as an IETF `q` is).
   const limit = s.burst;
   const from = s.dryFrom;
-  const full = limit !== null && reading.remaining >= limit - 1;
+  const full = limit !== null && remaining >= limit - 1;
   if (from === null || full) {
-    s.dryFrom = full ? null : reading;
+    s.dryFrom = full ? null : readingOf(o, remaining);
     return;
   }
-  if (reading.mark <= from.mark) return;
-  const refilled = reading.remaining - from.remaining + (reading.mark - from.mark);
+  if (o.mark <= from.mark) return;
+  const refilled = remaining - from.remaining + (o.mark - from.mark);
   if (refilled >= 1 || s.rate === null) {
-    s.dryFrom = reading;
+    s.dryFrom = readingOf(o, remaining);
     return;
   }
   // A bucket cannot refill past its capacity: at most the room it had (`remaining` is floored: up
   // to one unit less), plus what was spent since, is owed. Sends in flight at either reading may
   // have reached the server in another order than they were sent: so many units of `refilled` are uncertain.
-  const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining - 1 + (reading.mark - from.mark);
+  const room = (limit ?? Number.POSITIVE_INFINITY) - from.remaining - 1 + (o.mark - from.mark);
   // The server counted `from` before its answer and this reading after its send: only that span is
   // sure to have passed between them (an answer can wait long in a busy client before it is read).
-  const owed = Math.min(room, (s.rate * Math.max(0, reading.sentAt - from.at)) / 1000);
-  const missing = owed - refilled - from.inFlight - reading.inFlight;
+  const owed = Math.min(room, (s.rate * Math.max(0, o.sentAt - from.at)) / 1000);
+  const missing = owed - refilled - from.inFlight - o.inFlight;
   if (missing >= FALSIFIED_AT_UNITS) {
-    s.falsifiedAt = reading.at;
+    s.falsifiedAt = o.at;
     return;
   }
   // Still dry: later readings are measured from whichever of the two makes any later span miss
   // more (fewer units in flight outweigh the refill owed since `from`), so a trickle after a burst
   // is judged on its own readings, not on the burst's uncertain ones.
-  const gain = refilled + from.inFlight - reading.inFlight - (s.rate * (reading.at - from.at)) / 1000;
-  if (gain > 0) s.dryFrom = reading;
+  const gain = refilled + from.inFlight - o.inFlight - (s.rate * (o.at - from.at)) / 1000;
+  if (gain > 0) s.dryFrom = readingOf(o, remaining);
 }
 
-function estimate(s: BucketModelState, reading: Reading, limit: number | null): void {
+function estimate(s: BucketModelState, o: Observation, remaining: number, limit: number | null): void {
   const anchor = s.anchor;
-  const nearFull = limit !== null && reading.remaining >= limit - 1;
+  const nearFull = limit !== null && remaining >= limit - 1;
   // A full bucket hides refill (it was clamped): start measuring from here.
   if (!anchor || nearFull) {
-    s.anchor = nearFull ? null : reading;
+    s.anchor = nearFull ? null : readingOf(o, remaining);
     return;
   }
-  const span = reading.at - anchor.at;
+  const span = o.at - anchor.at;
   // Answers can overtake each other; only a reading newer than the anchor measures forward.
-  if (span < MIN_ESTIMATE_SPAN_MS || reading.mark <= anchor.mark) return;
-  const refilled = reading.remaining - anchor.remaining + (reading.mark - anchor.mark);
+  if (span < MIN_ESTIMATE_SPAN_MS || o.mark <= anchor.mark) return;
+  const refilled = remaining - anchor.remaining + (o.mark - anchor.mark);
   if (refilled <= 0) return;
   s.rate = (refilled * 1000) / span;
   s.source = 'estimate';
@@ -208,7 +216,6 @@ function estimate(s: BucketModelState, reading: Reading, limit: number | null): 
 
 function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): void {
   const remaining = window.remaining as number;
-  const reading = { at: o.at, sentAt: o.sentAt, remaining, mark: o.mark, inFlight: o.inFlight };
   if (s.source !== 'configured') {
     // A policy's quota can be far above the burst (a token bucket's q per w): the largest
     // `remaining` seen bounds the burst from below, the stated limit from above.
@@ -218,9 +225,9 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   }
   // In a unit whose costs are estimates (tokens: a prompt's length, a learned average), a few
   // percent off on many units looks like missing refill: there only a refusal is evidence.
-  if (window.unit === 'requests') trackDryness(s, reading);
+  if (window.unit === 'requests') trackDryness(s, o, remaining);
   if (s.source === null || s.source === 'reset' || s.source === 'estimate')
-    estimate(s, reading, window.quota);
+    estimate(s, o, remaining, window.quota);
   if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {
     const floor = ((window.quota - remaining) * 1000) / window.resetInMs;
     if (floor > 0 && floor > (s.rate ?? 0)) {
