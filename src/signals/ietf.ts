@@ -90,10 +90,26 @@ let shapePrefix: string | null = null;
 let shapeName = '';
 
 /**
- * The item of `value` when it has the last common shape's prefix, then `r`'s digits, `;t=`, and
+ * The one item a value of the common shape is read into, rewritten by each (as `newItem` spells an
+ * item: same fields, same order). Only the last value's items are ever read
+ * ({@link lastCounterItems}), and only while {@link readIetf} turns them into windows.
+ */
+const shaped: { -readonly [K in keyof IetfItem]: IetfItem[K] } = {
+  name: '',
+  quota: undefined,
+  window: undefined,
+  quotaUnit: undefined,
+  partitionKey: undefined,
+  remaining: undefined,
+  reset: undefined,
+};
+const SHAPED_ITEMS: readonly IetfItem[] = [shaped];
+
+/**
+ * The items of `value` when it has the last common shape's prefix, then `r`'s digits, `;t=`, and
  * `t`'s digits to the end (exactly what the scan would read, and all it would read); else `undefined`.
  */
-function commonShape(value: string): IetfItem[] | undefined {
+function commonShape(value: string): readonly IetfItem[] | undefined {
   const prefix = shapePrefix;
   if (prefix === null || !value.startsWith(prefix)) return undefined;
   let pos = prefix.length;
@@ -108,18 +124,10 @@ function commonShape(value: string): IetfItem[] | undefined {
   for (let c = value.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = value.charCodeAt(++pos))
     reset = reset * 10 + c - 0x30;
   if (pos === tStart || pos - tStart > MAX_INTEGER_DIGITS || pos !== value.length) return undefined;
-  // As `newItem` spells an item (same fields, same order: one shape for every item).
-  return [
-    {
-      name: shapeName,
-      quota: undefined,
-      window: undefined,
-      quotaUnit: undefined,
-      partitionKey: undefined,
-      remaining,
-      reset,
-    },
-  ];
+  shaped.name = shapeName;
+  shaped.remaining = remaining;
+  shaped.reset = reset;
+  return SHAPED_ITEMS;
 }
 
 /** Remembers `value`'s prefix when its `items` have the common shape (checked by writing it back). */
@@ -138,7 +146,7 @@ function learnShape(value: string, items: readonly IetfItem[] | null): void {
 function counterItems(value: string | null): readonly IetfItem[] | null {
   if (!mayName(value)) return null;
   if (value !== lastCounters) {
-    let items: IetfItem[] | null | undefined = commonShape(value);
+    let items: readonly IetfItem[] | null | undefined = commonShape(value);
     if (items === undefined) {
       items = ietfItems(value);
       learnShape(value, items);

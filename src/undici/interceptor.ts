@@ -60,65 +60,26 @@ export function headwayInterceptor(options: InterceptorOptions = {}): HeadwayInt
 }
 
 /**
- * The caller's view of the call: one controller across attempts, forwarding to the live attempt's.
- * `abort` also cancels a pacing wait or backoff (the call's own signal).
- */
-class CallController implements DispatchController {
-  #target: DispatchController | null = null;
-  #paused = false;
-  #reason: Error | null = null;
-  readonly #call: PacedCall;
-
-  constructor(call: PacedCall) {
-    this.#call = call;
-  }
-  /** The live attempt's controller; a pause asked for before it existed carries over. */
-  set target(target: DispatchController | null) {
-    this.#target = target;
-    if (this.#paused) target?.pause();
-  }
-  get target(): DispatchController | null {
-    return this.#target;
-  }
-  get aborted(): boolean {
-    return this.#reason !== null || (this.target?.aborted ?? false);
-  }
-  get paused(): boolean {
-    return this.#paused;
-  }
-  get reason(): Error | null {
-    return this.#reason ?? this.target?.reason ?? null;
-  }
-  abort(reason: Error): void {
-    if (this.#reason !== null) return;
-    this.#reason = reason;
-    this.target?.abort(reason);
-    this.#call.abort(reason);
-  }
-  pause(): void {
-    this.#paused = true;
-    this.target?.pause();
-  }
-  resume(): void {
-    this.#paused = false;
-    this.target?.resume();
-  }
-}
-
-/**
  * One call through the interceptor: the engine's loop, with `dispatch` as its transport. A first
  * attempt that may go at once is decided on its answer's head, which is then delivered at once;
  * a retry's answer is held until the engine decides. Its caller's signal is made only when the
  * engine waits ({@link LazySignal}): an abort reaches the live attempt directly.
+ *
+ * It is also the caller's controller: one across attempts, forwarding to the live attempt's
+ * (`target`, once an answer is delivered); `abort` also cancels a pacing wait or backoff.
  */
-class PacedCall implements Transport<AttemptHandler>, CallSink<AttemptHandler>, LazySignal {
+class PacedCall
+  implements Transport<AttemptHandler>, CallSink<AttemptHandler>, LazySignal, DispatchController
+{
   readonly #engine: Engine;
   readonly #dispatch: Dispatcher.Dispatch;
   readonly #opts: DispatchOptions;
   readonly #handler: DispatchHandler;
-  readonly #controller = new CallController(this);
   #abort: AbortController | null = null;
-  #aborted: Error | null = null;
+  /** Why the caller aborted, once it did. */
+  #reason: Error | null = null;
+  #paused = false;
+  #target: DispatchController | null = null;
   #live: AttemptHandler | null = null;
 
   constructor(
@@ -133,24 +94,49 @@ class PacedCall implements Transport<AttemptHandler>, CallSink<AttemptHandler>, 
     this.#handler = handler;
   }
 
+  /** The delivered attempt's controller; a pause asked for before it existed carries over. */
+  set target(target: DispatchController | null) {
+    this.#target = target;
+    if (this.#paused) target?.pause();
+  }
+  get aborted(): boolean {
+    return this.#reason !== null || (this.#target?.aborted ?? false);
+  }
+  get paused(): boolean {
+    return this.#paused;
+  }
+  get reason(): Error | null {
+    return this.#reason ?? this.#target?.reason ?? null;
+  }
+  pause(): void {
+    this.#paused = true;
+    this.#target?.pause();
+  }
+  resume(): void {
+    this.#paused = false;
+    this.#target?.resume();
+  }
+
   signal(): AbortSignal {
     if (this.#abort === null) {
       this.#abort = new AbortController();
-      if (this.#aborted) this.#abort.abort(this.#aborted);
+      if (this.#reason) this.#abort.abort(this.#reason);
     }
     return this.#abort.signal;
   }
 
   /** The caller aborted: the live attempt stops, and so does any wait. */
   abort(reason: Error): void {
-    this.#aborted = reason;
+    if (this.#reason !== null) return;
+    this.#reason = reason;
+    this.#target?.abort(reason);
     this.#live?.abort(reason);
     this.#abort?.abort(reason);
   }
 
   start(): void {
     // At once, not at the first attempt: the caller can abort while the call waits its turn.
-    this.#handler.onRequestStart?.(this.#controller, {});
+    this.#handler.onRequestStart?.(this, {});
     let request: RequestDescription;
     let origin: string;
     try {
@@ -175,8 +161,8 @@ class PacedCall implements Transport<AttemptHandler>, CallSink<AttemptHandler>, 
   }
 
   #fail(error: unknown): void {
-    const reason = this.#controller.reason ?? (error instanceof Error ? error : new Error(String(error)));
-    this.#handler.onResponseError?.(this.#controller, reason);
+    const reason = this.reason ?? (error instanceof Error ? error : new Error(String(error)));
+    this.#handler.onResponseError?.(this, reason);
   }
 
   /** The first attempt: its answer's head goes to the engine at once, and is delivered when it says so. */
@@ -198,9 +184,9 @@ class PacedCall implements Transport<AttemptHandler>, CallSink<AttemptHandler>, 
   }
 
   #attempt(signal: AbortSignal | undefined, sink: AttemptSink<AttemptHandler>): void {
-    const attempt = new AttemptHandler(this.#handler, this.#controller, signal, sink);
+    const attempt = new AttemptHandler(this.#handler, this, signal, sink);
     this.#live = attempt;
-    if (this.#aborted) attempt.abort(this.#aborted);
+    if (this.#reason) attempt.abort(this.#reason);
     try {
       this.#dispatch(this.#opts, attempt);
     } catch (error) {
@@ -226,7 +212,7 @@ class AttemptHandler implements DispatchHandler {
   /** The answer's status text, once its head is in. */
   statusMessage: string | undefined = undefined;
   readonly #downstream: DispatchHandler;
-  readonly #call: CallController;
+  readonly #call: PacedCall;
   readonly #signal: AbortSignal | undefined;
   /** Where the head (or the failure before it) goes; `null` once reported. */
   #sink: AttemptSink<AttemptHandler> | null;
@@ -244,7 +230,7 @@ class AttemptHandler implements DispatchHandler {
 
   constructor(
     downstream: DispatchHandler,
-    call: CallController,
+    call: PacedCall,
     signal: AbortSignal | undefined,
     sink: AttemptSink<AttemptHandler>,
   ) {
