@@ -1,16 +1,14 @@
 /**
  * The window model's ledger: answered units the server still counts, each with the time it is
- * back by, ascending by that time. A value, like the model's state: an operation returns a new
- * ledger and never changes one that exists.
+ * back by, ascending by that time. Its model owns it and updates it in place, as it does its
+ * state: an answer changes it with no object made.
  *
- * Kept as an append-only log (parallel arrays, with running sums of units and marks) that each
- * ledger views a range of, so the common operations cost no copy: a new entry appends (or merges
- * into the newest, which each ledger holds itself, outside the log), returned entries leave the
- * front by moving the range's start, and sums over the range are differences of running sums.
- * A ledger never reads past its own range, so entries another ledger appended after it (two
- * states grown from one) are invisible to it; appending to a log that another ledger extended
- * first copies the range. Only an entry that is not the newest (rare: a reset stated earlier
- * than entries already due later) rebuilds the log.
+ * Kept as parallel arrays with running sums of units and highest marks, so the common operations
+ * cost no copy: a new entry appends (or merges into the newest, which is kept in fields of its own,
+ * outside the arrays), returned entries leave the front by moving the start, and sums over the
+ * entries are differences of running sums. The arrays are compacted once the start is far into
+ * them. Only an entry that is not the newest (rare: a reset stated earlier than entries already
+ * due later) rebuilds them.
  */
 import { EPSILON } from './model.js';
 
@@ -24,312 +22,333 @@ export interface Entry {
   readonly dueAt: number;
 }
 
-/** The shared log: entries by index, in parallel arrays. Indices below a ledger's `to` never change. */
-class Log {
-  readonly backAt: number[] = [];
-  readonly units: number[] = [];
-  readonly mark: number[] = [];
-  readonly dueAt: number[] = [];
-  /** `sum[i]`: units of the entries before `i` (one longer than the log). */
-  readonly sum: number[] = [0];
-  /** `maxMark[i]`: the highest mark of the entries up to and including `i`. */
-  readonly maxMark: number[] = [];
-
-  get length(): number {
-    return this.backAt.length;
-  }
-
-  push(e: Entry): void {
-    const i = this.backAt.length;
-    this.backAt.push(e.backAt);
-    this.units.push(e.units);
-    this.mark.push(e.mark);
-    this.dueAt.push(e.dueAt);
-    this.sum.push((this.sum[i] as number) + e.units);
-    this.maxMark.push(i === 0 ? e.mark : Math.max(this.maxMark[i - 1] as number, e.mark));
-  }
-}
-
-/** A ledger: the range `[from, to)` of a log, less `headCut` units of its first entry, then `tail`. */
-export interface Ledger {
-  readonly log: Log;
-  readonly from: number;
-  readonly to: number;
-  /** Units already taken from the log's entry `from` (an entry given back in part). */
-  readonly headCut: number;
-  /** The newest entry, which later entries of its slot merge into; `null` only when empty. */
-  readonly tail: Entry | null;
+/** What {@link Ledger.dropDue} gave back: one object, refilled by each call (read it at once). */
+export interface Returned {
+  /** Units back by the time asked. */
+  returned: number;
+  /** Of those, the units due within the clock slack before it. */
+  justDue: number;
 }
 
 /** Longest ledger kept: a window's limit of entries at most (reconciling drops the rest anyway). */
 const MAX_LEDGER = 100_000;
-/** A range that starts this far into its log (and past half of it) is copied to a new one. */
+/** Arrays whose start is this far in (and past half of them) are compacted. */
 const COMPACT_FROM = 64;
-
-/** An empty ledger. */
-export function emptyLedger(): Ledger {
-  return { log: new Log(), from: 0, to: 0, headCut: 0, tail: null };
-}
-
-/** The ledger holding `entries` (ascending by `backAt`). */
-function ledgerOf(entries: readonly Entry[]): Ledger {
-  const log = new Log();
-  const last = entries.length - 1;
-  for (let i = 0; i < last; i++) log.push(entries[i] as Entry);
-  return { log, from: 0, to: log.length, headCut: 0, tail: last < 0 ? null : (entries[last] as Entry) };
-}
-
-/**
- * `l` with `tail` as its newest entry. Spelled out, not spread: an answer makes one or two of these,
- * and a spread copies by the source's shape, several times slower than a literal of a known one.
- */
-function withTail(l: Ledger, tail: Entry | null): Ledger {
-  return { log: l.log, from: l.from, to: l.to, headCut: l.headCut, tail };
-}
-
-/** `e`, back by `backAt` instead. */
-function backBy(e: Entry, backAt: number): Entry {
-  return { backAt, units: e.units, mark: e.mark, dueAt: e.dueAt };
-}
-
-/** Units of the log's entry `i` as the ledger sees it. */
-function unitsAt(l: Ledger, i: number): number {
-  return (l.log.units[i] as number) - (i === l.from ? l.headCut : 0);
-}
-
-/** The entries, oldest first. */
-export function entriesOf(l: Ledger): Entry[] {
-  const { log } = l;
-  const entries: Entry[] = [];
-  for (let i = l.from; i < l.to; i++)
-    entries.push({
-      backAt: log.backAt[i] as number,
-      units: unitsAt(l, i),
-      mark: log.mark[i] as number,
-      dueAt: log.dueAt[i] as number,
-    });
-  if (l.tail) entries.push(l.tail);
-  return entries;
-}
-
-/** Number of entries. */
-function sizeOf(l: Ledger): number {
-  return l.to - l.from + (l.tail ? 1 : 0);
-}
-
-/** The newest entry's `backAt` (the latest), or `undefined` when empty. */
-export function lastBackAt(l: Ledger): number | undefined {
-  return l.tail?.backAt;
-}
-
-/** Units of every entry. */
-export function totalUnits(l: Ledger): number {
-  const { sum } = l.log;
-  return (sum[l.to] as number) - (sum[l.from] as number) - l.headCut + (l.tail ? l.tail.units : 0);
-}
-
-/** Index of the first log entry of the range due after `t` (`to` when none). */
-function firstAfter(l: Ledger, t: number): number {
-  const { backAt } = l.log;
-  let lo = l.from;
-  let hi = l.to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((backAt[mid] as number) > t) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-/** Units of the entries not back by `t`. */
-export function unitsAfter(l: Ledger, t: number): number {
-  const i = firstAfter(l, t);
-  const { sum } = l.log;
-  let units = (sum[l.to] as number) - (sum[i] as number) - (i === l.from ? l.headCut : 0);
-  if (l.tail && l.tail.backAt > t) units += l.tail.units;
-  return units;
-}
-
-/** Units of the entries whose send came after `mark`. */
-export function unitsAfterMark(l: Ledger, mark: number): number {
-  const { log } = l;
-  let units = l.tail && l.tail.mark > mark ? l.tail.units : 0;
-  // Back from the newest: an entry whose running highest mark is `mark` or lower ends the search.
-  for (let i = l.to - 1; i >= l.from && (log.maxMark[i] as number) > mark; i--)
-    if ((log.mark[i] as number) > mark) units += unitsAt(l, i);
-  return units;
-}
-
-/**
- * Walks the returns after `after` in time order, with `extra` (units held until a time) among
- * them after the entries due at the same time, adding each to `free`; returns the time at which
- * `free` first reaches `needed`, or `null` when it never does.
- */
-export function backAtReaching(
-  l: Ledger,
-  after: number,
-  free: number,
-  needed: number,
-  extra: { units: number; backAt: number } | null,
-): number | null {
-  const { log } = l;
-  let pending = extra;
-  const visit = (backAt: number, units: number): number | null => {
-    if (pending !== null && pending.backAt < backAt) {
-      free += pending.units;
-      const at = pending.backAt;
-      pending = null;
-      if (free >= needed) return at;
-    }
-    free += units;
-    return free >= needed ? backAt : null;
-  };
-  for (let i = firstAfter(l, after); i < l.to; i++) {
-    const at = visit(log.backAt[i] as number, unitsAt(l, i));
-    if (at !== null) return at;
-  }
-  if (l.tail && l.tail.backAt > after) {
-    const at = visit(l.tail.backAt, l.tail.units);
-    if (at !== null) return at;
-  }
-  if (pending !== null) {
-    free += pending.units;
-    if (free >= needed) return pending.backAt;
-  }
-  return null;
-}
-
-/** Every entry due after `resetAt` is back by it instead. */
-export function clampTo(l: Ledger, resetAt: number): Ledger {
-  const tail = l.tail;
-  if (tail === null || tail.backAt <= resetAt) return l;
-  // Usually only the newest is due after it (resets move forward): no copy.
-  if (firstAfter(l, resetAt) === l.to) return withTail(l, backBy(tail, resetAt));
-  return ledgerOf(entriesOf(l).map((e) => (e.backAt > resetAt ? backBy(e, resetAt) : e)));
-}
-
-/**
- * Adds `entry`, due at the end of its slot of `slotMs`: entries due in the same slot are one, so
- * the ledger stays short (a few hundred entries a window) however many calls go, and a slot's
- * units are back at its end, never earlier than their own.
- */
-export function insert(l: Ledger, entry: Entry, slotMs: number): Ledger {
-  const backAt = Math.ceil(entry.backAt / slotMs) * slotMs;
-  const tail = l.tail;
-  // The newest entry of the same slot takes it in: at the slot's end, or earlier where a stated
-  // reset moved it, but never before the entry's own time. A reset that moved it before this
-  // entry's time (each answer's reset, stated a window ahead, clamps the entry before it) moves it
-  // on to this one's: its units are then counted up to a slot longer, never given back early, and
-  // the ledger keeps one entry per slot rather than one per answer.
-  if (tail !== null && tail.backAt <= backAt && tail.backAt > backAt - slotMs) {
-    const merged = {
-      backAt: Math.max(tail.backAt, entry.backAt),
-      units: tail.units + entry.units,
-      mark: Math.max(tail.mark, entry.mark),
-      dueAt: Math.min(tail.dueAt, entry.dueAt),
-    };
-    return withTail(l, merged);
-  }
-  const slotted = backBy(entry, backAt);
-  const kept = sizeOf(l) >= MAX_LEDGER ? dropFirst(l) : l;
-  if (kept.tail === null) return withTail(kept, slotted);
-  if (kept.tail.backAt > backAt) {
-    // Not the newest: a new log, with the entry in its place (after those due at the same time).
-    const entries = entriesOf(kept);
-    let i = entries.length;
-    while (i > 0 && (entries[i - 1] as Entry).backAt > backAt) i--;
-    entries.splice(i, 0, slotted);
-    return ledgerOf(entries);
-  }
-  const own = kept.log.length === kept.to ? kept : ledgerOf(entriesOf(kept));
-  own.log.push(own.tail as Entry);
-  return { log: own.log, from: own.from, to: own.to + 1, headCut: own.headCut, tail: slotted };
-}
-
-/** Without its oldest entry. */
-function dropFirst(l: Ledger): Ledger {
-  if (l.from < l.to) return startingAt(l, l.from + 1, 0);
-  return withTail(l, null);
-}
-
-/** The range from `from` with `headCut` taken from its first entry; copied when it starts far into its log. */
-function startingAt(l: Ledger, from: number, headCut: number): Ledger {
-  const moved = { log: l.log, from, to: l.to, headCut, tail: l.tail };
-  return from >= COMPACT_FROM && from > l.to - from ? compacted(moved) : moved;
-}
-
-/** The same entries in a log of their own, from index 0 (copied field by field: no entry objects). */
-function compacted(l: Ledger): Ledger {
-  const { log } = l;
-  const copy = new Log();
-  for (let i = l.from; i < l.to; i++) {
-    const units = unitsAt(l, i);
-    const j = copy.backAt.length;
-    copy.backAt.push(log.backAt[i] as number);
-    copy.units.push(units);
-    copy.mark.push(log.mark[i] as number);
-    copy.dueAt.push(log.dueAt[i] as number);
-    copy.sum.push((copy.sum[j] as number) + units);
-    const mark = log.mark[i] as number;
-    copy.maxMark.push(j === 0 ? mark : Math.max(copy.maxMark[j - 1] as number, mark));
-  }
-  return { log: copy, from: 0, to: copy.backAt.length, headCut: 0, tail: l.tail };
-}
 
 /** Timer and clock slack when comparing a return with the earliest moment it could happen. */
 export const CLOCK_SLACK_MS = 2;
 
-/**
- * Drops the entries back by `at` (all at the front: the ledger is sorted). Says how many units
- * came back, and how many of them within the clock slack before `at` (a server whose clock runs a
- * little behind may still count those).
- */
-export function dropDue(l: Ledger, at: number): { ledger: Ledger; returned: number; justDue: number } {
-  const { log } = l;
-  let returned = 0;
-  let justDue = 0;
-  let i = l.from;
-  for (; i < l.to && (log.backAt[i] as number) <= at; i++) {
-    const units = unitsAt(l, i);
-    returned += units;
-    if ((log.backAt[i] as number) > at - CLOCK_SLACK_MS) justDue += units;
-  }
-  if (i < l.to) return { ledger: i === l.from ? l : startingAt(l, i, 0), returned, justDue };
-  const tail = l.tail;
-  if (tail === null || tail.backAt > at)
-    return { ledger: i === l.from ? l : startingAt(l, i, 0), returned, justDue };
-  returned += tail.units;
-  if (tail.backAt > at - CLOCK_SLACK_MS) justDue += tail.units;
-  return { ledger: emptyLedger(), returned, justDue };
-}
+/** Answered units still counted, ascending by when they are back; updated in place. */
+export class Ledger {
+  // The older entries, from index `#from`: parallel arrays.
+  #backAt: number[] = [];
+  #units: number[] = [];
+  #mark: number[] = [];
+  #dueAt: number[] = [];
+  /** `#sum[i]`: units of the entries before `i` (one longer than the arrays). */
+  #sum: number[] = [0];
+  /** `#maxMark[i]`: the highest mark of the entries up to and including `i`. */
+  #maxMark: number[] = [];
+  #from = 0;
+  /** Units already taken from the entry at `#from` (an entry given back in part). */
+  #headCut = 0;
+  // The newest entry, which later entries of its slot merge into.
+  #hasTail = false;
+  #tailBackAt = 0;
+  #tailUnits = 0;
+  #tailMark = 0;
+  #tailDueAt = 0;
+  readonly #returned: Returned = { returned: 0, justDue: 0 };
 
-/**
- * Drops the oldest `units` (they are back already by `at`); says how many of them came back
- * before a sliding log could have given them back (their send plus the window).
- */
-export function dropOldest(l: Ledger, units: number, at: number): { ledger: Ledger; early: number } {
-  const { log } = l;
-  let left = units;
-  let early = 0;
-  let i = l.from;
-  let headCut = l.headCut;
-  for (; i < l.to && left > EPSILON; i++) {
-    const entryUnits = unitsAt(l, i);
-    const taken = Math.min(entryUnits, left);
-    if ((log.dueAt[i] as number) > at + CLOCK_SLACK_MS) early += taken;
-    left -= taken;
-    if (entryUnits > taken + EPSILON) {
-      // Given back in part: it stays, with fewer units.
-      headCut = (i === l.from ? l.headCut : 0) + taken;
-      break;
-    }
-    headCut = 0;
+  /** The ledger holding `entries` (ascending by `backAt`). */
+  static of(entries: readonly Entry[]): Ledger {
+    const ledger = new Ledger();
+    ledger.#rebuild(entries);
+    return ledger;
   }
-  if (i < l.to || left <= EPSILON || l.tail === null)
-    return { ledger: i === l.from && headCut === l.headCut ? l : startingAt(l, i, headCut), early };
-  const tail = l.tail;
-  const taken = Math.min(tail.units, left);
-  if (tail.dueAt > at + CLOCK_SLACK_MS) early += taken;
-  const rest = tail.units > taken + EPSILON ? { ...tail, units: tail.units - taken } : null;
-  return { ledger: withTail(emptyLedger(), rest), early };
+
+  /** The entries, oldest first. */
+  entries(): Entry[] {
+    const entries: Entry[] = [];
+    for (let i = this.#from; i < this.#backAt.length; i++)
+      entries.push({
+        backAt: this.#backAt[i] as number,
+        units: this.#unitsAt(i),
+        mark: this.#mark[i] as number,
+        dueAt: this.#dueAt[i] as number,
+      });
+    if (this.#hasTail)
+      entries.push({
+        backAt: this.#tailBackAt,
+        units: this.#tailUnits,
+        mark: this.#tailMark,
+        dueAt: this.#tailDueAt,
+      });
+    return entries;
+  }
+
+  /** Number of entries. */
+  get size(): number {
+    return this.#backAt.length - this.#from + (this.#hasTail ? 1 : 0);
+  }
+
+  /** Units of every entry. */
+  totalUnits(): number {
+    const sum = this.#sum;
+    const to = this.#backAt.length;
+    return (
+      (sum[to] as number) - (sum[this.#from] as number) - this.#headCut + (this.#hasTail ? this.#tailUnits : 0)
+    );
+  }
+
+  /** Units of the entries not back by `t`. */
+  unitsAfter(t: number): number {
+    const i = this.#firstAfter(t);
+    const sum = this.#sum;
+    const to = this.#backAt.length;
+    let units = (sum[to] as number) - (sum[i] as number) - (i === this.#from ? this.#headCut : 0);
+    if (this.#hasTail && this.#tailBackAt > t) units += this.#tailUnits;
+    return units;
+  }
+
+  /** Units of the entries whose send came after `mark`. */
+  unitsAfterMark(mark: number): number {
+    let units = this.#hasTail && this.#tailMark > mark ? this.#tailUnits : 0;
+    // Back from the newest: an entry whose running highest mark is `mark` or lower ends the search.
+    for (let i = this.#backAt.length - 1; i >= this.#from && (this.#maxMark[i] as number) > mark; i--)
+      if ((this.#mark[i] as number) > mark) units += this.#unitsAt(i);
+    return units;
+  }
+
+  /**
+   * Walks the returns after `after` in time order, with `extra` (units held until a time) among
+   * them after the entries due at the same time, adding each to `free`; returns the time at which
+   * `free` first reaches `needed`, or `null` when it never does.
+   */
+  backAtReaching(
+    after: number,
+    free: number,
+    needed: number,
+    extra: { units: number; backAt: number } | null,
+  ): number | null {
+    let pending = extra;
+    const visit = (backAt: number, units: number): number | null => {
+      if (pending !== null && pending.backAt < backAt) {
+        free += pending.units;
+        const at = pending.backAt;
+        pending = null;
+        if (free >= needed) return at;
+      }
+      free += units;
+      return free >= needed ? backAt : null;
+    };
+    for (let i = this.#firstAfter(after); i < this.#backAt.length; i++) {
+      const at = visit(this.#backAt[i] as number, this.#unitsAt(i));
+      if (at !== null) return at;
+    }
+    if (this.#hasTail && this.#tailBackAt > after) {
+      const at = visit(this.#tailBackAt, this.#tailUnits);
+      if (at !== null) return at;
+    }
+    if (pending !== null) {
+      free += pending.units;
+      if (free >= needed) return pending.backAt;
+    }
+    return null;
+  }
+
+  /** Every entry due after `resetAt` is back by it instead. */
+  clampTo(resetAt: number): void {
+    if (!this.#hasTail || this.#tailBackAt <= resetAt) return;
+    // Usually only the newest is due after it (resets move forward): no copy.
+    if (this.#firstAfter(resetAt) === this.#backAt.length) {
+      this.#tailBackAt = resetAt;
+      return;
+    }
+    this.#rebuild(this.entries().map((e) => (e.backAt > resetAt ? { ...e, backAt: resetAt } : e)));
+  }
+
+  /**
+   * Adds an entry back by `backAt`, due at the end of its slot of `slotMs`: entries due in the
+   * same slot are one, so the ledger stays short (a few hundred entries a window) however many
+   * calls go, and a slot's units are back at its end, never earlier than their own.
+   */
+  insert(backAt: number, units: number, mark: number, dueAt: number, slotMs: number): void {
+    const slotEnd = Math.ceil(backAt / slotMs) * slotMs;
+    // The newest entry of the same slot takes it in: at the slot's end, or earlier where a stated
+    // reset moved it, but never before the entry's own time. A reset that moved it before this
+    // entry's time (each answer's reset, stated a window ahead, clamps the entry before it) moves
+    // it on to this one's: its units are then counted up to a slot longer, never given back early,
+    // and the ledger keeps one entry per slot rather than one per answer.
+    if (this.#hasTail && this.#tailBackAt <= slotEnd && this.#tailBackAt > slotEnd - slotMs) {
+      this.#tailBackAt = Math.max(this.#tailBackAt, backAt);
+      this.#tailUnits += units;
+      this.#tailMark = Math.max(this.#tailMark, mark);
+      this.#tailDueAt = Math.min(this.#tailDueAt, dueAt);
+      return;
+    }
+    if (this.size >= MAX_LEDGER) this.#dropFirst();
+    if (this.#hasTail && this.#tailBackAt > slotEnd) {
+      // Not the newest: the arrays are rebuilt, with the entry in its place (after those due at the same time).
+      const entries = this.entries();
+      let i = entries.length;
+      while (i > 0 && (entries[i - 1] as Entry).backAt > slotEnd) i--;
+      entries.splice(i, 0, { backAt: slotEnd, units, mark, dueAt });
+      this.#rebuild(entries);
+      return;
+    }
+    if (this.#hasTail) this.#push(this.#tailBackAt, this.#tailUnits, this.#tailMark, this.#tailDueAt);
+    this.#setTail(slotEnd, units, mark, dueAt);
+  }
+
+  /**
+   * Drops the entries back by `at` (all at the front: the ledger is sorted). Says how many units
+   * came back, and how many of them within the clock slack before `at` (a server whose clock runs
+   * a little behind may still count those).
+   */
+  dropDue(at: number): Returned {
+    let returned = 0;
+    let justDue = 0;
+    let i = this.#from;
+    const to = this.#backAt.length;
+    for (; i < to && (this.#backAt[i] as number) <= at; i++) {
+      const units = this.#unitsAt(i);
+      returned += units;
+      if ((this.#backAt[i] as number) > at - CLOCK_SLACK_MS) justDue += units;
+    }
+    if (i === to && this.#hasTail && this.#tailBackAt <= at) {
+      returned += this.#tailUnits;
+      if (this.#tailBackAt > at - CLOCK_SLACK_MS) justDue += this.#tailUnits;
+      this.#clear();
+    } else if (i !== this.#from) this.#startAt(i, 0);
+    const result = this.#returned;
+    result.returned = returned;
+    result.justDue = justDue;
+    return result;
+  }
+
+  /**
+   * Drops the oldest `units` (they are back already by `at`); says how many of them came back
+   * before a sliding log could have given them back (their send plus the window).
+   */
+  dropOldest(units: number, at: number): number {
+    let left = units;
+    let early = 0;
+    let i = this.#from;
+    const to = this.#backAt.length;
+    let headCut = this.#headCut;
+    for (; i < to && left > EPSILON; i++) {
+      const entryUnits = this.#unitsAt(i);
+      const taken = Math.min(entryUnits, left);
+      if ((this.#dueAt[i] as number) > at + CLOCK_SLACK_MS) early += taken;
+      left -= taken;
+      if (entryUnits > taken + EPSILON) {
+        // Given back in part: it stays, with fewer units.
+        headCut = (i === this.#from ? this.#headCut : 0) + taken;
+        break;
+      }
+      headCut = 0;
+    }
+    if (i < to || left <= EPSILON || !this.#hasTail) {
+      if (i !== this.#from || headCut !== this.#headCut) this.#startAt(i, headCut);
+      return early;
+    }
+    const taken = Math.min(this.#tailUnits, left);
+    if (this.#tailDueAt > at + CLOCK_SLACK_MS) early += taken;
+    const rest = this.#tailUnits > taken + EPSILON ? this.#tailUnits - taken : 0;
+    const tail = { backAt: this.#tailBackAt, mark: this.#tailMark, dueAt: this.#tailDueAt };
+    this.#clear();
+    if (rest > 0) this.#setTail(tail.backAt, rest, tail.mark, tail.dueAt);
+    return early;
+  }
+
+  /** Units of the entry `i` as the ledger counts it. */
+  #unitsAt(i: number): number {
+    return (this.#units[i] as number) - (i === this.#from ? this.#headCut : 0);
+  }
+
+  /** Index of the first entry of the arrays due after `t` (their length when none). */
+  #firstAfter(t: number): number {
+    const backAt = this.#backAt;
+    let lo = this.#from;
+    let hi = backAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((backAt[mid] as number) > t) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  #push(backAt: number, units: number, mark: number, dueAt: number): void {
+    const i = this.#backAt.length;
+    this.#backAt.push(backAt);
+    this.#units.push(units);
+    this.#mark.push(mark);
+    this.#dueAt.push(dueAt);
+    this.#sum.push((this.#sum[i] as number) + units);
+    this.#maxMark.push(i === 0 ? mark : Math.max(this.#maxMark[i - 1] as number, mark));
+  }
+
+  #setTail(backAt: number, units: number, mark: number, dueAt: number): void {
+    this.#hasTail = true;
+    this.#tailBackAt = backAt;
+    this.#tailUnits = units;
+    this.#tailMark = mark;
+    this.#tailDueAt = dueAt;
+  }
+
+  /** Without its oldest entry. */
+  #dropFirst(): void {
+    if (this.#from < this.#backAt.length) this.#startAt(this.#from + 1, 0);
+    else this.#hasTail = false;
+  }
+
+  /** Starts at the entry `from`, with `headCut` taken from it; compacted when it starts far in. */
+  #startAt(from: number, headCut: number): void {
+    this.#from = from;
+    this.#headCut = headCut;
+    const length = this.#backAt.length;
+    if (from === length) {
+      this.#clearArrays();
+      return;
+    }
+    if (from >= COMPACT_FROM && from > length - from) {
+      const tail = this.#hasTail;
+      const entries = this.entries();
+      if (tail) entries.pop();
+      this.#clearArrays();
+      for (const e of entries) this.#push(e.backAt, e.units, e.mark, e.dueAt);
+    }
+  }
+
+  /** Holds `entries` (ascending by `backAt`) and nothing else. */
+  #rebuild(entries: readonly Entry[]): void {
+    this.#clear();
+    const last = entries.length - 1;
+    for (let i = 0; i < last; i++) {
+      const e = entries[i] as Entry;
+      this.#push(e.backAt, e.units, e.mark, e.dueAt);
+    }
+    if (last >= 0) {
+      const e = entries[last] as Entry;
+      this.#setTail(e.backAt, e.units, e.mark, e.dueAt);
+    }
+  }
+
+  #clear(): void {
+    this.#clearArrays();
+    this.#hasTail = false;
+  }
+
+  #clearArrays(): void {
+    this.#backAt.length = 0;
+    this.#units.length = 0;
+    this.#mark.length = 0;
+    this.#dueAt.length = 0;
+    this.#sum.length = 1;
+    this.#maxMark.length = 0;
+    this.#from = 0;
+    this.#headCut = 0;
+  }
 }

@@ -58,25 +58,13 @@
  * count that creeps back) rule it out. One unit is not enough: a send counted in one fixed window
  * and answered in the next is back "early" too.
  *
- * `sent` and `observe` update the state in place (the {@link ServerModel} contract); its ledger
- * is a value that each update replaces.
+ * `sent` and `observe` update the state in place (the {@link ServerModel} contract), its ledger
+ * included.
  */
 import { refill, type Tokens, tokenDelay } from './bucket.js';
 import { EPSILON, hadRoomFor, type ModelSnapshot, type Observation, type ServerModel } from './model.js';
 import { PendingSends } from './pending-sends.js';
-import {
-  backAtReaching,
-  CLOCK_SLACK_MS,
-  clampTo,
-  dropDue,
-  dropOldest,
-  emptyLedger,
-  insert,
-  type Ledger,
-  totalUnits,
-  unitsAfter,
-  unitsAfterMark,
-} from './window-ledger.js';
+import { CLOCK_SLACK_MS, Ledger } from './window-ledger.js';
 
 /** State of the window model. */
 export interface WindowModelState {
@@ -173,7 +161,7 @@ export function newWindow(
     prior: false,
     priorBackAt: Number.POSITIVE_INFINITY,
     falsifiedAt: null,
-    ledger: emptyLedger(),
+    ledger: new Ledger(),
     foreign: 0,
     foreignBackAt: 0,
     unsure: 0,
@@ -200,7 +188,7 @@ function contradict(s: WindowModelState, at: number): void {
 
 /** Units counted at `t`: in flight, ledger entries not yet back, and foreign units not yet back. */
 function countedAt(s: WindowModelState, t: number, inFlight: number): number {
-  return inFlight + (s.foreignBackAt > t ? held(s) : 0) + unitsAfter(s.ledger, t);
+  return inFlight + (s.foreignBackAt > t ? held(s) : 0) + s.ledger.unitsAfter(t);
 }
 
 /** Units held until `foreignBackAt`: foreign ones, and returns a reading may not have counted. */
@@ -258,37 +246,25 @@ function sync(
   const ownBackAt = Math.min(s.windowMs === null ? Number.POSITIVE_INFINITY : o.at + s.windowMs, resetAt);
   if (s.prior && ownBackAt < resetAt) s.priorBackAt = Math.min(s.priorBackAt, ownBackAt);
   // Every unit counted now is back by the stated reset.
-  const clamped = clampTo(s.ledger, resetAt);
+  const ledger = s.ledger;
+  ledger.clampTo(resetAt);
   // A refusal adds nothing to the count (a server that counts it shows up as another client's units).
-  const all =
-    o.outcome === 'limited'
-      ? clamped
-      : insert(clamped, { backAt: ownBackAt, units: o.cost, mark: o.mark, dueAt }, slotOf(s.windowMs));
+  if (o.outcome !== 'limited') ledger.insert(ownBackAt, o.cost, o.mark, dueAt, slotOf(s.windowMs));
   // Units due within the clock slack may still be counted by a server whose clock runs a little behind.
-  const due = dropDue(all, o.at);
-  const { returned, justDue } = due;
-  let ledger = due.ledger;
+  const { returned, justDue } = ledger.dropDue(o.at);
   if (!s.confirmed) s.unverified += returned;
-  if (o.mark <= s.syncedMark) {
-    s.ledger = ledger;
-    return;
-  }
+  if (o.mark <= s.syncedMark) return;
   // The server counted this send and what reached it before: the sends made before it (in the
   // ledger, or still in flight) and perhaps some made after it that were answered first.
   const serverCount = limit - remaining;
-  const after = unitsAfterMark(ledger, o.mark);
-  const before = totalUnits(ledger) - after;
+  const after = ledger.unitsAfterMark(o.mark);
+  const before = ledger.totalUnits() - after;
   const inFlightBefore = Math.max(0, o.inFlightBefore - o.cost);
   // Fewer counted than were sent before it, by more than the sends it may have overtaken (as many as
   // are in flight, or were when it left: answers overtake each other on the way back too): those
   // are back already (a fixed window's boundary passed).
   const back = before - serverCount - Math.max(inFlightBefore, inFlightAtSend ?? inFlightBefore);
-  let early = 0;
-  if (back > 0) {
-    const dropped = dropOldest(ledger, back, o.at);
-    ledger = dropped.ledger;
-    early = dropped.early;
-  }
+  const early = back > 0 ? ledger.dropOldest(back, o.at) : 0;
   // More counted than all that may have reached it: units the model thought back (a count that
   // creeps back, as a sliding window counter's does) or another client's. Answers that overtook
   // each other leave a few units unexplained: only a quarter of the limit counts.
@@ -323,7 +299,6 @@ function sync(
   // held) is a count that creeps back, as surely as early returns are.
   const creepsBack = creeping || (failedTest && (s.foreignBackAt <= o.at || s.foreign <= 1));
   const unexplained = failedTest || foreign >= Math.max(2, limit / 4);
-  s.ledger = ledger;
   s.foreign = foreign;
   s.unsure = unsure;
   s.foreignBackAt = foreignBackAt;
@@ -368,12 +343,12 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   const seen = now - lag;
   const free = limit - countedAt(s, seen, inFlight);
   if (free >= cost - EPSILON) {
-    if (s.confirmed || limit - inFlight - held(s) - totalUnits(s.ledger) >= cost - EPSILON) return 0;
+    if (s.confirmed || limit - inFlight - held(s) - s.ledger.totalUnits() >= cost - EPSILON) return 0;
     return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   }
   // Walk the returns in time order until enough is back.
   const foreign = held(s) > 0 && s.foreignBackAt > seen ? { units: held(s), backAt: s.foreignBackAt } : null;
-  const backAt = backAtReaching(s.ledger, seen, free, cost - EPSILON, foreign);
+  const backAt = s.ledger.backAtReaching(seen, free, cost - EPSILON, foreign);
   if (backAt === null) return Number.POSITIVE_INFINITY;
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }

@@ -1,115 +1,113 @@
 import { describe, expect, it } from 'vitest';
-import {
-  backAtReaching,
-  clampTo,
-  dropDue,
-  dropOldest,
-  emptyLedger,
-  entriesOf,
-  insert,
-  type Ledger,
-  totalUnits,
-  unitsAfter,
-  unitsAfterMark,
-} from '../../../src/client/models/window-ledger.js';
+import { Ledger } from '../../../src/client/models/window-ledger.js';
 
 /** Entries of one unit each, sent with marks 1…n, due at the given times (1 ms slots). */
 function ledgerOf(backAts: number[]): Ledger {
-  let l = emptyLedger();
+  const l = new Ledger();
   backAts.forEach((backAt, i) => {
-    l = insert(l, { backAt, units: 1, mark: i + 1, dueAt: backAt }, 1);
+    l.insert(backAt, 1, i + 1, backAt, 1);
   });
   return l;
 }
 
 describe('window ledger', () => {
   it('merges an entry into the newest of its slot, keeps the others apart', () => {
-    let l = insert(emptyLedger(), { backAt: 10.2, units: 1, mark: 1, dueAt: 5 }, 1);
-    l = insert(l, { backAt: 10.7, units: 2, mark: 2, dueAt: 4 }, 1);
-    l = insert(l, { backAt: 12, units: 1, mark: 3, dueAt: 6 }, 1);
-    expect(entriesOf(l)).toEqual([
+    const l = new Ledger();
+    l.insert(10.2, 1, 1, 5, 1);
+    l.insert(10.7, 2, 2, 4, 1);
+    l.insert(12, 1, 3, 6, 1);
+    expect(l.entries()).toEqual([
       { backAt: 11, units: 3, mark: 2, dueAt: 4 },
       { backAt: 12, units: 1, mark: 3, dueAt: 6 },
     ]);
-    expect(totalUnits(l)).toBe(4);
+    expect(l.totalUnits()).toBe(4);
   });
 
   it('counts the units not back by a time, and those sent after a mark', () => {
     const l = ledgerOf([10, 20, 30, 40]);
-    expect([unitsAfter(l, 0), unitsAfter(l, 10), unitsAfter(l, 25), unitsAfter(l, 40)]).toEqual([4, 3, 2, 0]);
-    expect([unitsAfterMark(l, 0), unitsAfterMark(l, 2), unitsAfterMark(l, 4)]).toEqual([4, 2, 0]);
+    expect([l.unitsAfter(0), l.unitsAfter(10), l.unitsAfter(25), l.unitsAfter(40)]).toEqual([4, 3, 2, 0]);
+    expect([l.unitsAfterMark(0), l.unitsAfterMark(2), l.unitsAfterMark(4)]).toEqual([4, 2, 0]);
   });
 
   it('drops what is due, and the oldest units in part', () => {
-    const due = dropDue(ledgerOf([10, 20, 30]), 20);
-    expect(due).toMatchObject({ returned: 2, justDue: 1 });
-    expect(entriesOf(due.ledger).map((e) => e.backAt)).toEqual([30]);
+    const due = ledgerOf([10, 20, 30]);
+    expect(due.dropDue(20)).toEqual({ returned: 2, justDue: 1 });
+    expect(due.entries().map((e) => e.backAt)).toEqual([30]);
+    expect(due.dropDue(30)).toEqual({ returned: 1, justDue: 1 });
+    expect(due.size).toBe(0);
 
-    let l = emptyLedger();
-    l = insert(l, { backAt: 10, units: 3, mark: 1, dueAt: 100 }, 1);
-    l = insert(l, { backAt: 20, units: 3, mark: 2, dueAt: 0 }, 1);
-    const dropped = dropOldest(l, 4, 50);
+    const l = new Ledger();
+    l.insert(10, 3, 1, 100, 1);
+    l.insert(20, 3, 2, 0, 1);
     // 3 units of the first entry (due at 100: back early) and 1 of the second (due at 0: in time).
-    expect(dropped.early).toBe(3);
-    expect(entriesOf(dropped.ledger)).toEqual([{ backAt: 20, units: 2, mark: 2, dueAt: 0 }]);
-    expect(totalUnits(dropped.ledger)).toBe(2);
+    expect(l.dropOldest(4, 50)).toBe(3);
+    expect(l.entries()).toEqual([{ backAt: 20, units: 2, mark: 2, dueAt: 0 }]);
+    expect(l.totalUnits()).toBe(2);
+  });
+
+  it('gives back part of an older entry, then counts the rest of it', () => {
+    const l = ledgerOf([10, 20, 30]);
+    l.insert(30, 4, 4, 30, 1); // the newest now holds 5 units
+    expect(l.dropOldest(1.5, 50)).toBe(0);
+    expect(l.totalUnits()).toBeCloseTo(5.5);
+    expect(l.unitsAfter(15)).toBeCloseTo(5.5);
+    expect(l.unitsAfter(25)).toBe(5);
+    expect(l.entries()[0]).toEqual({ backAt: 20, units: 0.5, mark: 2, dueAt: 20 });
   });
 
   it('clamps what is due after a stated reset to it', () => {
-    const l = clampTo(ledgerOf([10, 20, 30]), 15);
-    expect(entriesOf(l).map((e) => e.backAt)).toEqual([10, 15, 15]);
-    expect(clampTo(l, 50)).toBe(l);
+    const l = ledgerOf([10, 20, 30]);
+    l.clampTo(15);
+    expect(l.entries().map((e) => e.backAt)).toEqual([10, 15, 15]);
+    l.clampTo(50);
+    expect(l.entries().map((e) => e.backAt)).toEqual([10, 15, 15]);
   });
 
   it('keeps one entry per slot when each answer’s reset clamps the entry before it', () => {
     // Each answer states its reset one window (1,000 ms) ahead: it clamps the newest entry to it,
     // just before the next answer's own time. The next joins it (moved on to its later time, never
     // earlier than either's own) instead of opening an entry of its own.
-    let l = emptyLedger();
+    const l = new Ledger();
     for (let i = 0; i < 40; i++) {
       const at = 100 + i * 0.1;
-      l = clampTo(l, at + 1000);
-      l = insert(l, { backAt: at + 1000, units: 1, mark: i + 1, dueAt: at + 1000 }, 4);
+      l.clampTo(at + 1000);
+      l.insert(at + 1000, 1, i + 1, at + 1000, 4);
     }
-    const entries = entriesOf(l);
-    expect(entries.map((e) => [e.backAt, e.units])).toEqual([
+    expect(l.entries().map((e) => [e.backAt, e.units])).toEqual([
       [1100, 1],
       [1103.9, 39],
     ]);
-    expect(totalUnits(l)).toBe(40);
+    expect(l.totalUnits()).toBe(40);
+  });
+
+  it('places an entry due before the newest among the older ones', () => {
+    const l = ledgerOf([10, 20, 30]);
+    l.insert(15, 2, 4, 15, 1);
+    expect(l.entries().map((e) => [e.backAt, e.units])).toEqual([
+      [10, 1],
+      [15, 2],
+      [20, 1],
+      [30, 1],
+    ]);
+    expect(l.unitsAfterMark(3)).toBe(2);
   });
 
   it('walks the returns in time order, another client’s units among them', () => {
     const l = ledgerOf([10, 20, 30]);
-    expect(backAtReaching(l, 0, 0, 2, null)).toBe(20);
-    expect(backAtReaching(l, 0, 0, 2, { units: 1, backAt: 15 })).toBe(15);
-    expect(backAtReaching(l, 0, 0, 5, null)).toBeNull();
+    expect(l.backAtReaching(0, 0, 2, null)).toBe(20);
+    expect(l.backAtReaching(0, 0, 2, { units: 1, backAt: 15 })).toBe(15);
+    expect(l.backAtReaching(0, 0, 5, null)).toBeNull();
   });
 
-  it('is a value: a ledger grown from an older one leaves the older one as it was', () => {
-    const base = ledgerOf([10, 20]);
-    const a = insert(base, { backAt: 30, units: 1, mark: 3, dueAt: 30 }, 1);
-    const b = insert(base, { backAt: 40, units: 5, mark: 3, dueAt: 40 }, 1);
-    const c = insert(a, { backAt: 50, units: 1, mark: 4, dueAt: 50 }, 1);
-    expect(entriesOf(base).map((e) => e.backAt)).toEqual([10, 20]);
-    expect(entriesOf(a).map((e) => e.backAt)).toEqual([10, 20, 30]);
-    expect(entriesOf(b).map((e) => [e.backAt, e.units])).toEqual([
-      [10, 1],
-      [20, 1],
-      [40, 5],
-    ]);
-    expect(entriesOf(c).map((e) => e.backAt)).toEqual([10, 20, 30, 50]);
-    expect(totalUnits(b)).toBe(7);
-  });
-
-  it('stays exact over many appends and returns (its log is copied as it empties at the front)', () => {
-    let l = emptyLedger();
+  it('stays exact over many appends and returns (its arrays are compacted as they empty at the front)', () => {
+    const l = new Ledger();
     for (let i = 1; i <= 1000; i++) {
-      l = insert(l, { backAt: i, units: 1, mark: i, dueAt: i }, 1);
-      l = dropDue(l, i - 100).ledger;
+      l.insert(i, 1, i, i, 1);
+      l.dropDue(i - 100);
     }
-    expect(totalUnits(l)).toBe(100);
-    expect(unitsAfter(l, 950)).toBe(50);
-    expect(entriesOf(l)[0]).toEqual({ backAt: 901, units: 1, mark: 901, dueAt: 901 });
+    expect(l.totalUnits()).toBe(100);
+    expect(l.unitsAfter(950)).toBe(50);
+    expect(l.unitsAfterMark(990)).toBe(10);
+    expect(l.entries()[0]).toEqual({ backAt: 901, units: 1, mark: 901, dueAt: 901 });
   });
 });
