@@ -95,10 +95,8 @@ export class Ledger {
   /** Units of every entry. */
   totalUnits(): number {
     const sum = this.#sum;
-    const to = this.#backAt.length;
-    return (
-      (sum[to] as number) - (sum[this.#from] as number) - this.#headCut + (this.#hasTail ? this.#tailUnits : 0)
-    );
+    const counted = (sum[this.#backAt.length] as number) - (sum[this.#from] as number) - this.#headCut;
+    return counted + (this.#hasTail ? this.#tailUnits : 0);
   }
 
   /** Units of the entries not back by `t`. */
