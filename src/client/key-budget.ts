@@ -10,7 +10,7 @@ import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../c
 export class KeyBudget {
   readonly #options: RetryBudgetOptions;
   readonly #clock: Clock;
-  #state: RetryBudgetState;
+  readonly #state: RetryBudgetState;
   /** Retries the budget allowed. */
   #retries = 0;
 
@@ -22,13 +22,12 @@ export class KeyBudget {
 
   /** Records an original call at `now` (the clock's reading): earns retry credit. */
   deposit(now: number = this.#clock.now()): void {
-    this.#state = depositRequest(this.#state, this.#options, now);
+    depositRequest(this.#state, this.#options, now);
   }
 
   /** Spends one retry; false when the budget is exhausted. */
   withdraw(): boolean {
-    const { allowed, state } = withdrawRetry(this.#state, this.#options, this.#clock.now());
-    this.#state = state;
+    const allowed = withdrawRetry(this.#state, this.#options, this.#clock.now());
     if (allowed) this.#retries++;
     return allowed;
   }

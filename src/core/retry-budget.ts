@@ -1,6 +1,6 @@
 /**
  * Retry budget (after Finagle's RetryBudget): retries may add at most `ratio` of the original
- * requests plus a floor of `minPerSecond`. Pure state, O(1): a balance that each request raises by
+ * requests plus a floor of `minPerSecond`. O(1) state, updated in place (no object per request): a balance that each request raises by
  * `ratio`, time raises by `minPerSecond`, each retry lowers by 1, and that never exceeds the
  * reserve `max(1, minPerSecond · ttlMs / 1000)` — so good times cannot bank an unbounded retry storm.
  *
@@ -45,37 +45,30 @@ export function newRetryBudget(options: RetryBudgetOptions, now: number): RetryB
   return { balance: budgetReserve(options), updatedAt: now };
 }
 
-function accrue(state: RetryBudgetState, options: RetryBudgetOptions, now: number): RetryBudgetState {
-  if (!(now > state.updatedAt)) return state;
+/** Adds the credit time earned since the last update (a clock that stepped back earns none and takes none). */
+function accrue(state: RetryBudgetState, options: RetryBudgetOptions, now: number): void {
+  if (!(now > state.updatedAt)) return;
   const balance = state.balance + ((now - state.updatedAt) * options.minPerSecond) / 1000;
-  return { balance: Math.min(budgetReserve(options), balance), updatedAt: now };
+  state.balance = Math.min(budgetReserve(options), balance);
+  state.updatedAt = now;
 }
 
 /** Records an original (non-retry) request: earns `ratio` of a retry. */
-export function depositRequest(
-  state: RetryBudgetState,
-  options: RetryBudgetOptions,
-  now: number,
-): RetryBudgetState {
-  const current = accrue(state, options, now);
-  return {
-    balance: Math.min(budgetReserve(options), current.balance + options.ratio),
-    updatedAt: current.updatedAt,
-  };
+export function depositRequest(state: RetryBudgetState, options: RetryBudgetOptions, now: number): void {
+  accrue(state, options, now);
+  state.balance = Math.min(budgetReserve(options), state.balance + options.ratio);
 }
 
-/** Tries to spend one retry: `allowed` false means the budget is spent (state only accrued). */
-export function withdrawRetry(
-  state: RetryBudgetState,
-  options: RetryBudgetOptions,
-  now: number,
-): { allowed: boolean; state: RetryBudgetState } {
-  const current = accrue(state, options, now);
-  if (current.balance < 1 - 1e-9) return { allowed: false, state: current };
-  return { allowed: true, state: { balance: current.balance - 1, updatedAt: current.updatedAt } };
+/** Tries to spend one retry: false means the budget is spent (the state only accrued). */
+export function withdrawRetry(state: RetryBudgetState, options: RetryBudgetOptions, now: number): boolean {
+  accrue(state, options, now);
+  if (state.balance < 1 - 1e-9) return false;
+  state.balance -= 1;
+  return true;
 }
 
 /** Whole retries available now. */
 export function retriesLeft(state: RetryBudgetState, options: RetryBudgetOptions, now: number): number {
-  return Math.floor(accrue(state, options, now).balance + 1e-9);
+  accrue(state, options, now);
+  return Math.floor(state.balance + 1e-9);
 }

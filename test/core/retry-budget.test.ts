@@ -12,26 +12,30 @@ import {
 
 describe('retry budget', () => {
   it('starts with the reserve (10/s × 10 s) and refuses once spent', () => {
-    let state = newRetryBudget(defaultRetryBudget, 0);
+    const state = newRetryBudget(defaultRetryBudget, 0);
     expect(retriesLeft(state, defaultRetryBudget, 0)).toBe(100);
     let allowed = 0;
-    for (let i = 0; i < 150; i++) {
-      const r = withdrawRetry(state, defaultRetryBudget, 0);
-      state = r.state;
-      if (r.allowed) allowed++;
-    }
+    for (let i = 0; i < 150; i++) if (withdrawRetry(state, defaultRetryBudget, 0)) allowed++;
     expect(allowed).toBe(100);
-    expect(withdrawRetry(state, defaultRetryBudget, 99).allowed).toBe(false);
-    expect(withdrawRetry(state, defaultRetryBudget, 100).allowed).toBe(true);
+    expect(withdrawRetry(state, defaultRetryBudget, 99)).toBe(false);
+    expect(withdrawRetry(state, defaultRetryBudget, 100)).toBe(true);
   });
 
   it('earns 20 % of each request and never banks more than the reserve', () => {
     const opts = { ratio: 0.2, minPerSecond: 0, ttlMs: 10_000 };
-    let state = { balance: 0, updatedAt: 0 };
-    for (let i = 0; i < 10; i++) state = depositRequest(state, opts, 0);
+    const state = { balance: 0, updatedAt: 0 };
+    for (let i = 0; i < 10; i++) depositRequest(state, opts, 0);
     expect(retriesLeft(state, opts, 0)).toBe(1);
-    for (let i = 0; i < 1000; i++) state = depositRequest(state, opts, 0);
+    for (let i = 0; i < 1000; i++) depositRequest(state, opts, 0);
     expect(state.balance).toBe(budgetReserve(opts));
+  });
+
+  it('a clock that steps back neither earns credit nor takes any', () => {
+    const opts = { ratio: 0, minPerSecond: 10, ttlMs: 10_000 };
+    const state = { balance: 5, updatedAt: 1000 };
+    expect(retriesLeft(state, opts, 400)).toBe(5);
+    expect(state).toEqual({ balance: 5, updatedAt: 1000 });
+    expect(retriesLeft(state, opts, 1100)).toBe(6);
   });
 
   it('rejects a ratio above 1', () => {
@@ -49,17 +53,15 @@ describe('retry budget', () => {
     const eventArb = fc.tuple(fc.integer({ min: 0, max: 300 }), fc.boolean());
     fc.assert(
       fc.property(optionsArb, fc.array(eventArb, { maxLength: 400 }), (opts, events) => {
-        let state = newRetryBudget(opts, 0);
+        const state = newRetryBudget(opts, 0);
         let now = 0;
         const log: Array<{ at: number; retry: boolean }> = [];
         for (const [dt, wantsRetry] of events) {
           now += dt;
           if (wantsRetry) {
-            const r = withdrawRetry(state, opts, now);
-            state = r.state;
-            if (r.allowed) log.push({ at: now, retry: true });
+            if (withdrawRetry(state, opts, now)) log.push({ at: now, retry: true });
           } else {
-            state = depositRequest(state, opts, now);
+            depositRequest(state, opts, now);
             log.push({ at: now, retry: false });
           }
         }
