@@ -49,7 +49,7 @@ const ROLES: readonly (readonly [IetfRole, string])[] = Object.entries(IETF_PARA
 const ROLE_OF = new Map<string, IetfRole>(ROLES.map(([role, key]) => [key, role]));
 
 /** An item with every parameter absent: one shape for every item. */
-function newItem(name: string): IetfItem {
+export function newItem(name: string): IetfItem {
   return {
     name,
     quota: undefined,

@@ -15,7 +15,7 @@
  */
 import type { BareItem } from 'structured-headers';
 import { append } from '../core/append.js';
-import { IETF_PARAMETERS, type IetfItem, ietfItems } from './ietf-items.js';
+import { IETF_PARAMETERS, type IetfItem, ietfItems, newItem } from './ietf-items.js';
 import type { RateLimitPolicy } from './signal.js';
 import { byteSequenceText, MAX_INTEGER_DIGITS, nonNegativeInteger } from './structured.js';
 
@@ -90,19 +90,11 @@ let shapePrefix: string | null = null;
 let shapeName = '';
 
 /**
- * The one item a value of the common shape is read into, rewritten by each (as `newItem` spells an
- * item: same fields, same order). Only the last value's items are ever read
+ * The one item a value of the common shape is read into, rewritten by each (made by `newItem`, so
+ * it has every item's fields in their order). Only the last value's items are ever read
  * ({@link lastCounterItems}), and only while {@link readIetf} turns them into windows.
  */
-const shaped: { -readonly [K in keyof IetfItem]: IetfItem[K] } = {
-  name: '',
-  quota: undefined,
-  window: undefined,
-  quotaUnit: undefined,
-  partitionKey: undefined,
-  remaining: undefined,
-  reset: undefined,
-};
+const shaped: { -readonly [K in keyof IetfItem]: IetfItem[K] } = newItem('');
 const SHAPED_ITEMS: readonly IetfItem[] = [shaped];
 
 /**
