@@ -151,4 +151,3 @@ for (let round = 0; round < rounds; round++) {
     `round ${round + 1}: engine ${engineUs.toFixed(2)} µs/call, transport alone ${rawUs.toFixed(2)} µs/call, engine's own ${(engineUs - rawUs).toFixed(2)} µs/call (${values.face}, ${values.headers} headers)\n`,
   );
 }
-process.stdout.write(`waits ${(globalThis as any).__waits}\n`);
