@@ -172,6 +172,34 @@ describe('Express middleware', () => {
     }
   });
 
+  it("keys on req.ip when the app's trust proxy setting is on, else on the socket address", async () => {
+    /** `r` of two calls from 127.0.0.1 that name two different clients in `X-Forwarded-For`. */
+    const remainingOfTwoClients = async (trustProxy: boolean | string): Promise<(string | null)[]> => {
+      const app = express();
+      app.set('trust proxy', trustProxy);
+      app.use(expressRateLimit(manual()));
+      app.get('/', (_req, res) => {
+        res.json({ ok: true });
+      });
+      const server = await listen(app.listen(0, '127.0.0.1'));
+      try {
+        const remaining: (string | null)[] = [];
+        for (const client of ['203.0.113.1', '203.0.113.2']) {
+          const response = await fetch(server.url, { headers: { 'x-forwarded-for': client } });
+          await response.arrayBuffer();
+          remaining.push(response.headers.get('ratelimit'));
+        }
+        return remaining;
+      } finally {
+        await server.close();
+      }
+    };
+    // Two clients behind the proxy on 127.0.0.1: a bucket each once Express trusts the proxy.
+    expect(await remainingOfTwoClients('loopback')).toEqual(['"default";r=1;t=1', '"default";r=1;t=1']);
+    // Not trusted: the header is anyone's to write, so both count against the socket's address.
+    expect(await remainingOfTwoClients(false)).toEqual(['"default";r=1;t=1', '"default";r=0;t=2']);
+  });
+
   it('leaves a Date that is the one Node writes itself to Node, and sets it when Node writes none', async () => {
     const app = express();
     app.use((req, res, next) => {

@@ -1,4 +1,4 @@
-import type { NextFunction, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { nodeOwnDate } from '../node-head.js';
@@ -39,9 +39,19 @@ function answer(
 }
 
 /**
- * Express middleware. The client IP is the socket's (`trustProxy` of the limiter decides about
- * `X-Forwarded-For`; Express's own `trust proxy` setting is not consulted). Limiter errors go to `next`.
- * `cors` sends CORS headers and answers preflights with `204`, uncounted.
+ * The client address the limiter keys on: `req.ip` when the app's `trust proxy` setting is on
+ * (Express then reads `X-Forwarded-For` as that setting says), else the socket's. Set one of the
+ * two, Express's `trust proxy` or the limiter's `trustProxy`: the limiter's counts its hops from
+ * the address given here.
+ */
+function clientAddress(req: Request): string | undefined {
+  return req.app?.get('trust proxy') ? req.ip : req.socket.remoteAddress;
+}
+
+/**
+ * Express middleware. The client IP is `req.ip` when the app's `trust proxy` setting is on, else
+ * the socket's (see {@link clientAddress}). Limiter errors go to `next`. `cors` sends CORS headers
+ * and answers preflights with `204`, uncounted.
  */
 export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOption } = {}): RequestHandler {
   const decide = deciderOf(limiter);
@@ -58,7 +68,7 @@ export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOpt
           .end();
         return;
       }
-      outcome = decide(request, { ip: req.socket.remoteAddress });
+      outcome = decide(request, { ip: clientAddress(req) });
     } catch (error) {
       return next(error);
     }
