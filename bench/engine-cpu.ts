@@ -9,9 +9,23 @@
  * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor]
  * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/engine-cpu.ts --only engine
  * ```
+ *
+ * Counted in instructions instead, which a shared machine's load does not move: `--stepped` moves
+ * the engine's clock 16 µs per answer instead of with real time (so the models see the same
+ * answers at the same times on every run), and V8 on one thread makes two identical runs count
+ * within about ±2 M instructions of each other (±60 M with its helper threads). The engine's
+ * instructions per call are the difference of two run lengths ÷ the calls between them:
+ *
+ * ```sh
+ * count() { valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *   node --single-threaded --predictable-gc-schedule --import tsx bench/engine-cpu.ts \
+ *   --stepped --only engine --rounds 1 --calls "$1" 2>&1 | awk '/I *refs/ { gsub(",", ""); print $NF }'; }
+ * echo $(( ($(count 50000) - $(count 10000)) / 40000 ))
+ * ```
  */
 import { parseArgs } from 'node:util';
 import type { Dispatcher } from 'undici';
+import { type Clock, systemClock } from '../src/core/clock.js';
 import type { Transport } from '../src/client/engine.js';
 import { Engine } from '../src/client/engine.js';
 import type { RequestDescription } from '../src/client/request.js';
@@ -25,18 +39,28 @@ const { values } = parseArgs({
     only: { type: 'string' },
     face: { type: 'string', default: 'engine' },
     rounds: { type: 'string', default: '3' },
+    stepped: { type: 'boolean', default: false },
   },
 });
 const calls = Number(values.calls);
 const rounds = Number(values.rounds);
 const CONCURRENCY = 32;
+/** The answers' `Date`, and the stepped clock's wall time at its start. */
+const DATE = new Date().toUTCString();
+
+/** With `--stepped`: the engine's time, moved 16 µs by each answer. */
+let steppedMs = 0;
+const clock: Clock | undefined = values.stepped
+  ? { now: () => steppedMs, wallNow: () => Date.parse(DATE) + steppedMs, sleep: systemClock.sleep }
+  : undefined;
+const step = values.stepped ? () => void (steppedMs += 0.016) : () => {};
 
 /** What a loopback answer carries: undici's `IncomingHttpHeaders` shape, lower-case names. */
 const HEADER_SETS: Record<string, HeaderRecord> = {
   ietf: {
     'content-type': 'text/plain',
     'content-length': '2',
-    date: new Date().toUTCString(),
+    date: DATE,
     connection: 'keep-alive',
     'keep-alive': 'timeout=5',
     'ratelimit-policy': '"default";q=1000000000;w=1',
@@ -45,13 +69,13 @@ const HEADER_SETS: Record<string, HeaderRecord> = {
   'x-ratelimit': {
     'content-type': 'text/plain',
     'content-length': '2',
-    date: new Date().toUTCString(),
+    date: DATE,
     connection: 'keep-alive',
     'x-ratelimit-limit': '1000000000',
     'x-ratelimit-remaining': '999999999',
     'x-ratelimit-reset': '1',
   },
-  none: { 'content-type': 'text/plain', 'content-length': '2', date: new Date().toUTCString() },
+  none: { 'content-type': 'text/plain', 'content-length': '2', date: DATE },
 };
 const headers = HEADER_SETS[values.headers];
 if (!headers) throw new Error(`--headers: one of ${Object.keys(HEADER_SETS).join(', ')}`);
@@ -73,7 +97,10 @@ const answers: Answer[] = Array.from({ length: 1000 }, (_, i) => ({
 }));
 let next = 0;
 const transport: Transport<Answer> = {
-  send: () => Promise.resolve(answers[next++ % answers.length] as Answer),
+  send: () => {
+    step();
+    return Promise.resolve(answers[next++ % answers.length] as Answer);
+  },
   discard: () => {},
 };
 const url = new URL('http://127.0.0.1:45000/x');
@@ -110,6 +137,7 @@ function interceptorLoop(): { viaEngine: () => Promise<unknown>; raw: () => Prom
     reason: null,
   } as unknown as Dispatcher.DispatchController;
   const fakeDispatch: Dispatcher.Dispatch = (_opts, handler) => {
+    step();
     queueMicrotask(() => {
       const { headers: h } = answers[next++ % answers.length] as Answer;
       handler.onRequestStart?.(controller, {});
@@ -127,11 +155,11 @@ function interceptorLoop(): { viaEngine: () => Promise<unknown>; raw: () => Prom
         onResponseError: (_c, error) => reject(error),
       });
     });
-  const paced = headwayInterceptor()(fakeDispatch);
+  const paced = headwayInterceptor({ clock })(fakeDispatch);
   return { viaEngine: () => one(paced), raw: () => one(fakeDispatch) };
 }
 
-const engine = new Engine({});
+const engine = new Engine({ clock });
 const { viaEngine, raw } =
   values.face === 'interceptor'
     ? interceptorLoop()
