@@ -25,10 +25,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { Dispatcher } from 'undici';
-import { type Clock, systemClock } from '../src/core/clock.js';
 import type { Transport } from '../src/client/engine.js';
 import { Engine } from '../src/client/engine.js';
 import type { RequestDescription } from '../src/client/request.js';
+import { type Clock, systemClock } from '../src/core/clock.js';
 import type { HeaderRecord } from '../src/signals/fields.js';
 import { headwayInterceptor } from '../src/undici/interceptor.js';
 
@@ -53,7 +53,9 @@ let steppedMs = 0;
 const clock: Clock | undefined = values.stepped
   ? { now: () => steppedMs, wallNow: () => Date.parse(DATE) + steppedMs, sleep: systemClock.sleep }
   : undefined;
-const step = values.stepped ? () => void (steppedMs += 0.016) : () => {};
+const step = (): void => {
+  if (values.stepped) steppedMs += 0.016;
+};
 
 /** What a loopback answer carries: undici's `IncomingHttpHeaders` shape, lower-case names. */
 const HEADER_SETS: Record<string, HeaderRecord> = {
