@@ -42,7 +42,7 @@ export class CallContext {
   readonly deadlineMs: number | undefined;
   readonly #deadlineAt: number;
   readonly #clock: Clock;
-  /** Made on first use (a wait, an attempt with a timeout), or at once with a deadline. */
+  /** The caller's signal and the deadline combined: made only with a deadline. */
   #controller: AbortController | undefined;
   /** Cancels the deadline timer; made only when there is a deadline. */
   #timers: AbortController | undefined;
@@ -71,9 +71,12 @@ export class CallContext {
     }
   }
 
-  /** Aborts when the caller aborts or the deadline passes; `undefined` when neither can happen. */
+  /**
+   * Aborts when the caller aborts or the deadline passes; `undefined` when neither can happen.
+   * Without a deadline it is the caller's own signal (made now if it is lazy): no relay per call.
+   */
   get signal(): AbortSignal | undefined {
-    return this.#caller === undefined && this.#controller === undefined ? undefined : this.#control().signal;
+    return this.#controller === undefined ? this.#callerSignal() : this.#controller.signal;
   }
 
   /** The caller's own signal, made now if it is lazy. */
@@ -86,7 +89,6 @@ export class CallContext {
   }
 
   #control(): AbortController {
-    if (this.#controller) return this.#controller;
     const controller = new AbortController();
     this.#controller = controller;
     const callerSignal = this.#callerSignal();
