@@ -41,7 +41,7 @@ function answer(
 /**
  * The client address the limiter keys on: `req.ip` when the app's `trust proxy` setting is on
  * (Express then reads `X-Forwarded-For` as that setting says), else the socket's. Set one of the
- * two, Express's `trust proxy` or the limiter's `trustProxy`: the limiter's counts its hops from
+ * two, Express's `trust proxy` or the limiter's `trustProxy`: the latter counts its hops from
  * the address given here.
  */
 function clientAddress(req: Request): string | undefined {
