@@ -388,9 +388,10 @@ describe('createFetch: bounds', () => {
     const controller = new AbortController();
     const waiting = fetch(URL_A, { signal: controller.signal });
     await clock.advance(10);
-    controller.abort();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
     await expect(waiting).rejects.toBeInstanceOf(AbortError);
-    await expect(waiting).rejects.toMatchObject({ name: 'AbortError', code: 'HEADWAY_ABORTED' });
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError', code: 'HEADWAY_ABORTED', cause: reason });
     expect(clock.pending).toBe(0);
   });
 
