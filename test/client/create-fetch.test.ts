@@ -391,7 +391,11 @@ describe('createFetch: bounds', () => {
     const reason = new Error('caller gave up');
     controller.abort(reason);
     await expect(waiting).rejects.toBeInstanceOf(AbortError);
-    await expect(waiting).rejects.toMatchObject({ name: 'AbortError', code: 'HEADWAY_ABORTED', cause: reason });
+    await expect(waiting).rejects.toMatchObject({
+      name: 'AbortError',
+      code: 'HEADWAY_ABORTED',
+      cause: reason,
+    });
     expect(clock.pending).toBe(0);
   });
 
