@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreError, StoreTimeoutError } from '../../src/errors.js';
 import { redisStore } from '../../src/redis/index.js';
 import type { StoreLimit } from '../../src/stores/store.js';
-import { describeStoreContract, realTime } from '../stores/store-contract.js';
+import { describeStoreContract, redisTime } from '../stores/store-contract.js';
 import { uniquePrefix } from '../support/redis.js';
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.js';
 
@@ -45,7 +45,7 @@ afterAll(async () => {
 // the contract is about decisions, not speed (timeouts are the failover test's subject).
 describeStoreContract('redis cluster', () => ({
   store: redisStore({ client, prefix: uniquePrefix('cluster'), commandTimeoutMs: 2_000 }),
-  time: realTime,
+  time: redisTime(client),
 }));
 
 const limit: StoreLimit = { algorithm: 'sliding-log', limit: 5, windowMs: 60_000 };

@@ -16,6 +16,11 @@ export interface ServerReport {
   admittedAt: number[];
   /** When the first admitted decision was asked of the store: the bucket's clock started no earlier. */
   firstAdmittedAskedAt: number;
+  /**
+   * ms that passed on Redis's clock (`TIME`, which the bucket refills by) per ms of this process's
+   * monotonic clock, over the run: not 1 while the Redis host's wall clock is being slewed.
+   */
+  storeClockRate: number;
   refused: number;
   storeErrors: number;
   heapAfterWarmUp: number;
@@ -26,10 +31,18 @@ export interface ServerReport {
 const env = (name: string) => Number(process.env[name]);
 const client = new Redis(process.env.SOAK_REDIS_URL!, { enableOfflineQueue: false, lazyConnect: true });
 await client.connect();
+/** Redis's clock in ms, and ours (ms from `start`), read together. */
+const readClocks = async (): Promise<{ redis: number; local: number }> => {
+  const before = performance.now() - start;
+  const [seconds, micros] = await client.time();
+  const after = performance.now() - start;
+  return { redis: Number(seconds) * 1000 + Number(micros) / 1000, local: (before + after) / 2 };
+};
 const admittedAt: number[] = [];
 let refused = 0;
 let storeErrors = 0;
 const start = performance.now();
+const clocksAtStart = await readClocks();
 /** When the earliest admitted decision was asked of the store (ms from start): Redis decided it no earlier. */
 let firstAdmittedAskedAt = Number.POSITIVE_INFINITY;
 /** The store, noting when each admitted decision was asked for. */
@@ -80,10 +93,12 @@ loop.disable();
 commands.close();
 const heapAtEnd = heap();
 await server.close();
+const clocksAtEnd = await readClocks();
 client.disconnect();
 const report: ServerReport = {
   admittedAt,
   firstAdmittedAskedAt,
+  storeClockRate: (clocksAtEnd.redis - clocksAtStart.redis) / (clocksAtEnd.local - clocksAtStart.local),
   refused,
   storeErrors,
   heapAfterWarmUp,

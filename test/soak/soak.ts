@@ -73,20 +73,24 @@ function lines(proc: ChildProcess, onLine?: (line: string) => void): Promise<str
 
 /**
  * The largest excess of admissions over `burst + rate·t`, at every whole second t after `origin`
- * (when the first admitted decision was asked of the store; timestamps sorted, ms). No slack is
- * needed: Redis decided the first admission at `origin` or later, so the bucket's own clock counts
- * from no earlier, and every timestamp is recorded after its decision, which can only lower a
- * count up to t.
+ * (when the first admitted decision was asked of the store; timestamps sorted, ms on the server's
+ * clock), t counted on the store's clock, which runs `clockRate` ms per ms of ours (Redis's wall
+ * clock, which the bucket refills by, may be slewed). No other slack is needed: Redis decided the
+ * first admission at `origin` or later, so the bucket's own clock counts from no earlier, and
+ * every timestamp is recorded after its decision, which can only lower a count up to t.
  */
 function worstExcess(
   sorted: readonly number[],
   origin: number,
+  clockRate: number,
   rate: number,
   burst: number,
 ): { excess: number; at: number } {
   let worst = { excess: Number.NEGATIVE_INFINITY, at: 0 };
-  for (let t = 1, i = 0; origin + t * 1000 <= (sorted.at(-1) ?? 0) + 1000; t++) {
-    while (i < sorted.length && sorted[i]! < origin + t * 1000) i++;
+  /** Our time when `t` seconds have passed on the store's clock since `origin`. */
+  const localAt = (t: number) => origin + (t * 1000) / clockRate;
+  for (let t = 1, i = 0; localAt(t) <= (sorted.at(-1) ?? 0) + 1000; t++) {
+    while (i < sorted.length && sorted[i]! < localAt(t)) i++;
     const excess = i - Math.floor(burst + rate * t);
     if (excess > worst.excess) worst = { excess, at: t };
   }
@@ -137,7 +141,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     server.stdin!.end('stop\n');
     const report = JSON.parse((await serverLines).at(-1)!) as ServerReport;
     const sorted = [...report.admittedAt].sort((a, b) => a - b);
-    const excess = worstExcess(sorted, report.firstAdmittedAskedAt, options.rate, options.burst);
+    const excess = worstExcess(
+      sorted,
+      report.firstAdmittedAskedAt,
+      report.storeClockRate,
+      options.rate,
+      options.burst,
+    );
     const heapGrowth = report.heapAtEnd / report.heapAfterWarmUp - 1;
     const maxStallMs = Math.max(report.maxStallMs, ...clients.map((c) => c.maxStallMs));
     const sent = clients.reduce((a, c) => a + c.sent, 0);

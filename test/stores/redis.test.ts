@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { redisStore } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../support/redis.js';
-import { describeStoreContract, realTime } from './store-contract.js';
+import { describeStoreContract, redisTime } from './store-contract.js';
 
 let client: Redis;
 
@@ -15,5 +15,5 @@ afterAll(() => client.disconnect());
 // Redis owns its clock (`TIME`), so this runs on real time, in the `contract` project.
 describeStoreContract('redis', () => ({
   store: redisStore({ client, prefix: uniquePrefix('contract') }),
-  time: realTime,
+  time: redisTime(client),
 }));
