@@ -6,7 +6,7 @@
  * engine's own cost. Not part of `npm run bench` (no HTTP, no ratio to a peer); run it alone:
  *
  * ```sh
- * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor]
+ * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor|floor]
  * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/engine-cpu.ts --only engine
  * ```
  *
@@ -31,6 +31,7 @@ import type { RequestDescription } from '../src/client/request.js';
 import { type Clock, systemClock } from '../src/core/clock.js';
 import type { HeaderRecord } from '../src/signals/fields.js';
 import { headwayInterceptor } from '../src/undici/interceptor.js';
+import { floorInterceptor } from './lib/floor-interceptor.js';
 
 const { values } = parseArgs({
   options: {
@@ -87,13 +88,17 @@ interface Answer {
   headers: HeaderRecord;
 }
 
+/** `text` as one flat string, as undici's values are (read off a buffer). */
+const flat = (text: string): string => Buffer.from(text, 'latin1').toString('latin1');
+
 /** As from a real server, `remaining` counts down from one answer to the next: 1,000 answers, cycled. */
 const answers: Answer[] = Array.from({ length: 1000 }, (_, i) => ({
   status: 200,
   headers: Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      typeof value === 'string' ? value.replace('999999999', String(999_999_999 - i)) : value,
+      // Flat, as undici reads them off the socket (`replace` makes a string of parts).
+      typeof value === 'string' ? flat(value.replace('999999999', String(999_999_999 - i))) : value,
     ]),
   ),
 }));
@@ -157,13 +162,13 @@ function interceptorLoop(): { viaEngine: () => Promise<unknown>; raw: () => Prom
         onResponseError: (_c, error) => reject(error),
       });
     });
-  const paced = headwayInterceptor({ clock })(fakeDispatch);
+  const paced = (values.face === 'floor' ? floorInterceptor : headwayInterceptor({ clock }))(fakeDispatch);
   return { viaEngine: () => one(paced), raw: () => one(fakeDispatch) };
 }
 
 const engine = new Engine({ clock });
 const { viaEngine, raw } =
-  values.face === 'interceptor'
+  values.face === 'interceptor' || values.face === 'floor'
     ? interceptorLoop()
     : { viaEngine: () => engine.run(spec, transport), raw: () => transport.send(undefined) };
 

@@ -47,8 +47,17 @@ const OTHER = 0;
 const ANTHROPIC = 1;
 const OPENAI = 2;
 
-/** A kept name, lower-cased, and the vendor family its prefix announces. */
-type NameKind = readonly [name: string, family: typeof OTHER | typeof ANTHROPIC | typeof OPENAI];
+/**
+ * The names every answer is asked for, each kept in a field of its own ({@link FieldMap}): no
+ * keyed store or lookup by name for them. Every other kept name goes to a record made on demand.
+ */
+const HOT_NAMES = ['ratelimit', 'ratelimit-policy', 'date', 'age', 'retry-after', 'retry-after-ms'] as const;
+/** A hot name's slot, or {@link NOT_HOT}. */
+type Slot = number;
+const NOT_HOT = -1;
+
+/** A kept name, lower-cased, the vendor family its prefix announces, and its slot. */
+type NameKind = readonly [name: string, family: typeof OTHER | typeof ANTHROPIC | typeof OPENAI, slot: Slot];
 
 /**
  * Memo of {@link classifyUncached}: header names repeat from one response to the next, so the
@@ -69,11 +78,17 @@ function classify(rawName: string): NameKind | null {
 function classifyUncached(rawName: string): NameKind | null {
   const name = rawName.toLowerCase();
   if (!relevant(name)) return null;
-  if (name.startsWith('anthropic-')) return [name, ANTHROPIC];
+  const slot = slotOf(name);
+  if (name.startsWith('anthropic-')) return [name, ANTHROPIC, slot];
   if (name.startsWith('x-ratelimit-') && (name.endsWith('-requests') || name.endsWith('-tokens'))) {
-    return [name, OPENAI];
+    return [name, OPENAI, slot];
   }
-  return [name, OTHER];
+  return [name, OTHER, slot];
+}
+
+/** The slot of `name` (lower case), or {@link NOT_HOT}. */
+function slotOf(name: string): Slot {
+  return (HOT_NAMES as readonly string[]).indexOf(name);
 }
 
 /**
@@ -93,34 +108,49 @@ function isHeaders(source: HeaderSource): source is Headers {
   return typeof (source as Headers).forEach === 'function' && typeof (source as Headers).get === 'function';
 }
 
+/** A field not seen (a slot's value before its name is). */
+const ABSENT = undefined;
+
 /**
- * The fields kept, by lower-case name, in a plain object: a kept name always starts with one of
- * the prefixes or exact names of {@link relevant}, so it can never be an `Object.prototype`
- * property, and an object costs a response less than a `Map` (it is made for every answer).
+ * The fields kept, by lower-case name: the {@link HOT_NAMES} in slots of their own, the rest in
+ * a plain object made for the first of them (a kept name always starts with one of the prefixes
+ * or exact names of {@link relevant}, so it can never be an `Object.prototype` property). Made
+ * for every answer: a slot costs an answer less than a name filed in an object.
  */
 class FieldMap implements Fields {
-  readonly #values: Record<string, string | null> = {};
+  readonly #hot: (string | null | undefined)[] = [ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT];
+  #other: Record<string, string | null> | null = null;
   anthropic = false;
   openai = false;
 
   get(name: string): string | null {
-    return Object.hasOwn(this.#values, name) ? (this.#values[name] as string | null) : null;
+    const slot = slotOf(name);
+    if (slot !== NOT_HOT) return this.#hot[slot] ?? null;
+    const other = this.#other;
+    return other !== null && Object.hasOwn(other, name) ? (other[name] as string | null) : null;
   }
 
   add(rawName: string, value: string | null): void {
     if (!mayMatter(rawName)) return;
     const kind = classify(rawName);
     if (kind === null) return;
-    const [name, family] = kind;
+    const [name, family, slot] = kind;
     if (family === ANTHROPIC) this.anthropic = true;
     else if (family === OPENAI) this.openai = true;
-    const values = this.#values;
-    if (Object.hasOwn(values, name)) {
-      const before = values[name] as string | null;
-      value = before === TOO_LONG || value === TOO_LONG ? TOO_LONG : `${before}, ${value}`;
+    if (slot !== NOT_HOT) {
+      this.#hot[slot] = joined(this.#hot[slot], value);
+      return;
     }
-    values[name] = value !== TOO_LONG && value.length > MAX_FIELD_LENGTH ? TOO_LONG : value;
+    if (this.#other === null) this.#other = {};
+    const other = this.#other;
+    other[name] = joined(Object.hasOwn(other, name) ? other[name] : ABSENT, value);
   }
+}
+
+/** A field's value once `value`, a line of it, is read after `before` (`ABSENT`: none yet). */
+function joined(before: string | null | undefined, value: string | null): string | null {
+  if (before !== ABSENT) value = before === TOO_LONG || value === TOO_LONG ? TOO_LONG : `${before}, ${value}`;
+  return value !== TOO_LONG && value.length > MAX_FIELD_LENGTH ? TOO_LONG : value;
 }
 
 /** Joins the lines of one field with `, `, or gives `null` when the result would be too long. */

@@ -63,8 +63,9 @@ function mayName(value: string | null): value is string {
 
 /** The valid items of a `RateLimit-Policy` value, in order; `null` when unparsable. */
 function policyReadings(value: string | null): readonly PolicyReading[] | null {
+  // The last value passed `mayName` when it was read: compared first, it needs no scan.
+  if (value === lastPolicy && value !== null) return lastPolicyReadings;
   if (!mayName(value)) return null;
-  if (value === lastPolicy) return lastPolicyReadings;
   let readings = POLICIES.get(value);
   if (readings === undefined) {
     readings = readPolicies(value);
@@ -136,10 +137,12 @@ function learnShape(value: string, items: readonly IetfItem[] | null): void {
 
 /** The items of a `RateLimit` value, valid or not; `null` when unparsable. */
 function counterItems(value: string | null): readonly IetfItem[] | null {
-  if (!mayName(value)) return null;
+  if (value === null) return null;
   if (value !== lastCounters) {
+    // The common shape starts with a String: it needs no `mayName` scan.
     let items: readonly IetfItem[] | null | undefined = commonShape(value);
     if (items === undefined) {
+      if (!mayName(value)) return null;
       items = ietfItems(value);
       learnShape(value, items);
     }

@@ -183,6 +183,7 @@ export function nonNegativeInteger(value: BareItem | undefined): number | null {
 /** A Byte Sequence as base64, a String as is; `null` for other types. */
 export function byteSequenceText(value: BareItem | undefined): string | null {
   if (typeof value === 'string') return value;
-  if (value instanceof ArrayBuffer) return arrayBufferToBase64(value);
-  return null;
+  // Absent on most items: no `instanceof` (a lookup of `Symbol.hasInstance`) for nothing.
+  if (value === undefined || !(value instanceof ArrayBuffer)) return null;
+  return arrayBufferToBase64(value);
 }
