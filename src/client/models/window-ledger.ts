@@ -340,12 +340,17 @@ export class Ledger {
   }
 
   #clearArrays(): void {
-    this.#backAt.length = 0;
-    this.#units.length = 0;
-    this.#mark.length = 0;
-    this.#dueAt.length = 0;
-    this.#sum.length = 1;
-    this.#maxMark.length = 0;
+    // Setting an array's length is a call into the runtime, even when it changes nothing: the
+    // arrays (parallel, `#sum` one longer) are truncated only when they hold entries. A model
+    // whose every unit is back at each answer (a window far from its limit) clears an empty ledger.
+    if (this.#backAt.length !== 0) {
+      this.#backAt.length = 0;
+      this.#units.length = 0;
+      this.#mark.length = 0;
+      this.#dueAt.length = 0;
+      this.#sum.length = 1;
+      this.#maxMark.length = 0;
+    }
     this.#from = 0;
     this.#headCut = 0;
   }
