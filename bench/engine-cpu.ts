@@ -6,7 +6,7 @@
  * engine's own cost. Not part of `npm run bench` (no HTTP, no ratio to a peer); run it alone:
  *
  * ```sh
- * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor|floor]
+ * node --import tsx bench/engine-cpu.ts [--calls 200000] [--headers ietf|x-ratelimit|none] [--face engine|interceptor|floor] [--remaining counting|steady]
  * node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/engine-cpu.ts --only engine
  * ```
  *
@@ -41,6 +41,7 @@ const { values } = parseArgs({
     face: { type: 'string', default: 'engine' },
     rounds: { type: 'string', default: '3' },
     stepped: { type: 'boolean', default: false },
+    remaining: { type: 'string', default: 'counting' },
   },
 });
 const calls = Number(values.calls);
@@ -91,14 +92,20 @@ interface Answer {
 /** `text` as one flat string, as undici's values are (read off a buffer). */
 const flat = (text: string): string => Buffer.from(text, 'latin1').toString('latin1');
 
-/** As from a real server, `remaining` counts down from one answer to the next: 1,000 answers, cycled. */
+/**
+ * `--remaining steady`: every answer says the same, as the reference server at 10⁹/s does (its
+ * bucket is full at each answer: what S4 reads); `counting` (the default): `remaining` counts down
+ * from one answer to the next, as from a server being drained. 1,000 answers, cycled.
+ */
+const steady = values.remaining === 'steady';
+if (!steady && values.remaining !== 'counting') throw new Error('--remaining: steady or counting');
 const answers: Answer[] = Array.from({ length: 1000 }, (_, i) => ({
   status: 200,
   headers: Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
       // Flat, as undici reads them off the socket (`replace` makes a string of parts).
-      typeof value === 'string' ? flat(value.replace('999999999', String(999_999_999 - i))) : value,
+      typeof value === 'string' ? flat(value.replace('999999999', String(999_999_999 - (steady ? 0 : i)))) : value,
     ]),
   ),
 }));
