@@ -105,7 +105,9 @@ const answers: Answer[] = Array.from({ length: 1000 }, (_, i) => ({
     Object.entries(headers).map(([name, value]) => [
       name,
       // Flat, as undici reads them off the socket (`replace` makes a string of parts).
-      typeof value === 'string' ? flat(value.replace('999999999', String(999_999_999 - (steady ? 0 : i)))) : value,
+      typeof value === 'string'
+        ? flat(value.replace('999999999', String(999_999_999 - (steady ? 0 : i))))
+        : value,
     ]),
   ),
 }));
