@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HeaderRecord } from '../../src/index.js';
+import { MAX_FIELD_LENGTH } from '../../src/signals/fields.js';
 import { epochSeconds, read } from './helpers.js';
 
 describe('rule 3: joined Retry-After: every member valid, the largest wins', () => {
@@ -38,6 +39,12 @@ describe('rule 3: joined Retry-After: every member valid, the largest wins', () 
   ] as const)('field lines are joined with ", " first: %s', (_what, source) => {
     expect(read(429, source).retryAfterMs).toBe(10_000);
   });
+
+  it('a line too long voids the joined field, whichever spelling comes first', () => {
+    const long = `${'0'.repeat(MAX_FIELD_LENGTH)}5`;
+    expect(read(429, { 'Retry-After': long, 'retry-after': '10' }).retryAfterMs).toBeNull();
+    expect(read(429, { 'retry-after': '10', 'Retry-After': long }).retryAfterMs).toBeNull();
+  });
 });
 
 function headers(lines: readonly (readonly [string, string])[]): Headers {
@@ -65,6 +72,12 @@ describe('rule 3: joined legacy counters: smallest remaining and limit, largest 
       { remaining: null, limit: 9 },
     ],
     ['record arrays', { 'x-ratelimit-remaining': ['10', '3'] }, { remaining: 3 }],
+    // Fields outside the slots of the six read on every answer are filed by name: joined the same way.
+    [
+      'two spellings in a record',
+      { 'x-ratelimit-remaining': '3', 'X-RateLimit-Remaining': '10' },
+      { remaining: 3 },
+    ],
     [
       'X-RateLimit and X-Rate-Limit are one family',
       { 'x-ratelimit-remaining': '10', 'x-rate-limit-remaining': '4' },
