@@ -29,8 +29,13 @@ export interface Fields {
 
 const TOO_LONG = null;
 
-/** Names kept whatever their prefix. */
-const EXACT = new Set(['retry-after', 'retry-after-ms', 'date', 'age', 'x-shopify-shop-api-call-limit']);
+/**
+ * The names every answer is asked for, each kept in a field of its own ({@link FieldMap}): no
+ * keyed store or lookup by name for them. Every other kept name goes to a record made on demand.
+ */
+const HOT_NAMES = ['ratelimit', 'ratelimit-policy', 'date', 'age', 'retry-after', 'retry-after-ms'] as const;
+/** Names kept whatever their prefix: every hot name, and Shopify's counter. */
+const EXACT = new Set<string>([...HOT_NAMES, 'x-shopify-shop-api-call-limit']);
 
 /** True for names worth keeping: the exact ones and the four rate-limit prefixes. */
 function relevant(name: string): boolean {
@@ -47,11 +52,6 @@ const OTHER = 0;
 const ANTHROPIC = 1;
 const OPENAI = 2;
 
-/**
- * The names every answer is asked for, each kept in a field of its own ({@link FieldMap}): no
- * keyed store or lookup by name for them. Every other kept name goes to a record made on demand.
- */
-const HOT_NAMES = ['ratelimit', 'ratelimit-policy', 'date', 'age', 'retry-after', 'retry-after-ms'] as const;
 /** A hot name's slot, or {@link NOT_HOT}. */
 type Slot = number;
 const NOT_HOT = -1;
