@@ -104,6 +104,14 @@ function startLineChild(script: string, args: readonly string[], flags: readonly
  */
 const serverFlags = ['--no-memory-reducer', '--no-flush-bytecode'];
 
+/**
+ * Unmeasured load put on a server just before each measured run of it. The bare app runs before
+ * and after every case, each case once per rep: without it a case's process comes to its run
+ * after idling several runs longer than the bare one, and reads slower for it (the A/A row, the
+ * same bare app in a case's place, read 0.96–0.99× in the 2026-12-05 runs).
+ */
+const WAKE_MS = 100;
+
 interface Server {
   child: ChildProcess;
   port: number;
@@ -149,6 +157,8 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     /** Requests/s of one run (kept with the server's CPU µs per request during it). */
     const measure = async (name: S9Case) => {
       const server = servers.get(name)!;
+      // Woken first, unmeasured: a server measured less often than its bare app has idled longer.
+      await load(generator, server.port, WAKE_MS, o.connections);
       const before = await server.usage();
       const rate = await load(generator, server.port, o.ms, o.connections);
       const after = await server.usage();
@@ -178,7 +188,7 @@ export async function runS9(report: Report, o: S9Options): Promise<void> {
     const cpuOf = (name: S9Case) => median(cpu.get(name)!);
     report.table(
       `S9: whole HTTP path, requests/s (autocannon, ${o.connections} connections, ${o.ms} ms per run)`,
-      `Medians of ${o.reps} rep(s); the ratio is the median over reps of limited ÷ the mean of the bare runs just before and just after it (bare, A, bare, B, …, bare; the order reversed every other rep). Each server is its own process (run with ${serverFlags.join(' ')}, bare and limited alike, so idleness between its runs does not make V8 shrink its heap or drop its bytecode; the A/A row, the bare app again in another process, shows what the schedule reads between identical servers); autocannon runs in another, one for the whole run (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
+      `Medians of ${o.reps} rep(s); the ratio is the median over reps of limited ÷ the mean of the bare runs just before and just after it (bare, A, bare, B, …, bare; the order reversed every other rep; each run preceded by ${WAKE_MS} ms of unmeasured load on its server). Each server is its own process (run with ${serverFlags.join(' ')}, bare and limited alike, so idleness between its runs does not make V8 shrink its heap or drop its bytecode; the A/A row, the bare app again in another process, shows what the schedule reads between identical servers); autocannon runs in another, one for the whole run (on 2 cores the generator, not the server, is often the bottleneck, so also the server's own CPU per request: the limiter's added cost is the difference). Headway: default key (client IP), IETF headers, a limit never reached. Fetch handler and Hono are served by @hono/node-server.`,
       ['app', 'bare req/s', 'limited req/s', 'limited ÷ bare', 'range', 'server CPU µs/req bare → limited'],
       pairs.map((p) => {
         const r = ratios.get(p.name)!;
