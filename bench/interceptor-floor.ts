@@ -19,6 +19,7 @@ import { startServer } from 'headway/server';
 import { headwayInterceptor } from 'headway/undici';
 import { Agent, type Dispatcher, request } from 'undici';
 import { floorInterceptor } from './lib/floor-interceptor.js';
+import { median } from './lib/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -88,7 +89,6 @@ try {
       ratios.get(name)!.rps.push(r.rps / raw.rps);
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   for (const [name, r] of ratios) {
     process.stdout.write(
       `${name.padEnd(24)} CPU raw ÷ this ${median(r.cpu).toFixed(3)}, requests/s this ÷ raw ${median(r.rps).toFixed(3)}\n`,
