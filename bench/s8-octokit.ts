@@ -8,6 +8,7 @@
 import type { GitHubLimits } from './lib/github-server.js';
 import { type OctokitJobResult, type OctokitSetup, runOctokitJob } from './lib/octokit-job.js';
 import type { Report } from './lib/report.js';
+import { median } from './lib/stats.js';
 
 export interface S8Options {
   reps: number;
@@ -30,7 +31,6 @@ const setups: { setup: OctokitSetup; label: string }[] = [
 ];
 
 const refusals = (r: OctokitJobResult) => r.counts.primary + r.counts.concurrent + r.counts.perSecond;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function runS8(report: Report, o: S8Options): Promise<void> {
   const runs = new Map<OctokitSetup, OctokitJobResult[]>(setups.map((s) => [s.setup, []]));
