@@ -29,18 +29,41 @@ export interface Fields {
 
 const TOO_LONG = null;
 
-/**
- * The names every answer is asked for, each kept in a field of its own ({@link FieldMap}): no
- * keyed store or lookup by name for them. Every other kept name goes to a record made on demand.
- */
-const HOT_NAMES = ['ratelimit', 'ratelimit-policy', 'date', 'age', 'retry-after', 'retry-after-ms'] as const;
-/** Names kept whatever their prefix: every hot name, and Shopify's counter. */
-const EXACT = new Set<string>([...HOT_NAMES, 'x-shopify-shop-api-call-limit']);
+/** A hot name's slot, or {@link NOT_HOT}. */
+type Slot = number;
+const NOT_HOT = -1;
 
-/** True for names worth keeping: the exact ones and the four rate-limit prefixes. */
+/**
+ * The slot of a hot name (lower case), or {@link NOT_HOT}. The names every answer is asked for are
+ * each kept in a slot of its own ({@link FieldMap}): no keyed store or lookup by name for them;
+ * every other kept name goes to a record made on demand. A switch over string constants is
+ * compiled in place (the six differ in length: a name is told from most at once), where a search
+ * of an array of the names was a builtin call on every lookup.
+ */
+function slotOf(name: string): Slot {
+  switch (name) {
+    case 'ratelimit':
+      return 0;
+    case 'ratelimit-policy':
+      return 1;
+    case 'date':
+      return 2;
+    case 'age':
+      return 3;
+    case 'retry-after':
+      return 4;
+    case 'retry-after-ms':
+      return 5;
+    default:
+      return NOT_HOT;
+  }
+}
+
+/** True for names worth keeping: the hot ones, Shopify's counter and the four rate-limit prefixes. */
 function relevant(name: string): boolean {
   return (
-    EXACT.has(name) ||
+    slotOf(name) !== NOT_HOT ||
+    name === 'x-shopify-shop-api-call-limit' ||
     name.startsWith('ratelimit') ||
     name.startsWith('x-ratelimit-') ||
     name.startsWith('x-rate-limit-') ||
@@ -51,10 +74,6 @@ function relevant(name: string): boolean {
 const OTHER = 0;
 const ANTHROPIC = 1;
 const OPENAI = 2;
-
-/** A hot name's slot, or {@link NOT_HOT}. */
-type Slot = number;
-const NOT_HOT = -1;
 
 /** A kept name, lower-cased, the vendor family its prefix announces, and its slot. */
 type NameKind = readonly [name: string, family: typeof OTHER | typeof ANTHROPIC | typeof OPENAI, slot: Slot];
@@ -86,11 +105,6 @@ function classifyUncached(rawName: string): NameKind | null {
   return [name, OTHER, slot];
 }
 
-/** The slot of `name` (lower case), or {@link NOT_HOT}. */
-function slotOf(name: string): Slot {
-  return (HOT_NAMES as readonly string[]).indexOf(name);
-}
-
 /**
  * Every name kept starts with `ag`, `an`, `da`, `ra`, `re` or `x-` (any case): most fields
  * (`content-*`, `access-control-*`, `connection`…) stop at this cheap test.
@@ -112,10 +126,10 @@ function isHeaders(source: HeaderSource): source is Headers {
 const ABSENT = undefined;
 
 /**
- * The fields kept, by lower-case name: the {@link HOT_NAMES} in slots of their own, the rest in
- * a plain object made for the first of them (a kept name always starts with one of the prefixes
- * or exact names of {@link relevant}, so it can never be an `Object.prototype` property). Made
- * for every answer: a slot costs an answer less than a name filed in an object.
+ * The fields kept, by lower-case name: the hot names ({@link slotOf}) in slots of their own, the
+ * rest in a plain object made for the first of them (a kept name always starts with one of the
+ * prefixes or exact names of {@link relevant}, so it can never be an `Object.prototype` property).
+ * Made for every answer: a slot costs an answer less than a name filed in an object.
  */
 class FieldMap implements Fields {
   readonly #hot: (string | null | undefined)[] = [ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, ABSENT];
@@ -130,20 +144,31 @@ class FieldMap implements Fields {
     return other !== null && Object.hasOwn(other, name) ? (other[name] as string | null) : null;
   }
 
+  /** Keeps a field whose name passed {@link mayMatter}. */
   add(rawName: string, value: string | null): void {
-    if (!mayMatter(rawName)) return;
+    // A hot name spelled as undici and `Headers` spell every name (lower case) skips the memo of
+    // names: no hash lookup for the fields every answer carries.
+    const hot = slotOf(rawName);
+    if (hot !== NOT_HOT) {
+      this.#addHot(hot, value);
+      return;
+    }
     const kind = classify(rawName);
     if (kind === null) return;
     const [name, family, slot] = kind;
     if (family === ANTHROPIC) this.anthropic = true;
     else if (family === OPENAI) this.openai = true;
     if (slot !== NOT_HOT) {
-      this.#hot[slot] = joined(this.#hot[slot], value);
+      this.#addHot(slot, value);
       return;
     }
     if (this.#other === null) this.#other = {};
     const other = this.#other;
     other[name] = joined(Object.hasOwn(other, name) ? other[name] : ABSENT, value);
+  }
+
+  #addHot(slot: Slot, value: string | null): void {
+    this.#hot[slot] = joined(this.#hot[slot], value);
   }
 }
 
@@ -174,7 +199,7 @@ export function readFields(source: HeaderSource | null | undefined): Fields {
   try {
     if (isHeaders(source)) {
       source.forEach((value, name) => {
-        fields.add(name, value);
+        if (mayMatter(name)) fields.add(name, value);
       });
     } else {
       // for…in walks V8's enum cache: several times faster than Object.keys on every response.
