@@ -209,9 +209,11 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
   const counters = counterItems(rateLimit);
   const policies = policyReadings(rateLimitPolicy);
   let windows: RateLimitPolicy[] | null = null;
+  let matched = 0;
   if (policies !== null)
     for (const policy of policies) {
       const now = named(counters, policy.name);
+      if (now !== undefined) matched++;
       const remaining = now === undefined ? null : counterRemaining(now);
       const counted = remaining !== null;
       windows = append(windows, {
@@ -224,7 +226,9 @@ export function readIetf(rateLimit: string | null, rateLimitPolicy: string | nul
         unit: policy.unit,
       });
     }
-  if (counters !== null)
+  // Each item met at most one policy: when every item met one, none is left to read on its own
+  // (the common answer, one policy and its counters: the items are not matched by name again).
+  if (counters !== null && matched < counters.length)
     for (const now of counters) {
       const remaining = counterRemaining(now);
       if (remaining === null || named(policies, now.name) !== undefined) continue;
