@@ -203,8 +203,12 @@ export function readFields(source: HeaderSource | null | undefined): Fields {
       });
     } else {
       // for…in walks V8's enum cache: several times faster than Object.keys on every response.
+      // Its own key tested with `Object.prototype.hasOwnProperty`, spelled out: V8 recognises that
+      // call on the walked object and can check the object's shape instead of looking the name
+      // up, which `Object.hasOwn` (or an alias of the method) does for every name kept.
       for (const name in source) {
-        if (!mayMatter(name) || !Object.hasOwn(source, name)) continue;
+        // biome-ignore lint/suspicious/noPrototypeBuiltins: the form V8 optimises in a for…in (above)
+        if (!mayMatter(name) || !Object.prototype.hasOwnProperty.call(source, name)) continue;
         const value: unknown = source[name];
         if (typeof value === 'string') fields.add(name, value);
         else if (Array.isArray(value)) fields.add(name, joinLines(value));
