@@ -37,6 +37,18 @@ describe('rule 7: IETF RateLimit and RateLimit-Policy structured fields (drafts 
     ],
     ['t and w are optional', '"a";q=10', '"a";r=5', [w({ name: 'a', quota: 10, remaining: 5 })]],
     [
+      'a RateLimit item beside the one its policy met is read on its own',
+      '"a";q=10',
+      '"a";r=5, "b";r=6',
+      [w({ name: 'a', quota: 10, remaining: 5 }), w({ name: 'b', remaining: 6 })],
+    ],
+    [
+      'an item a policy met but the draft drops still leaves the others to be read',
+      '"a";q=10',
+      '"a";r=-1, "b";r=6',
+      [w({ name: 'a', quota: 10 }), w({ name: 'b', remaining: 6 })],
+    ],
+    [
       'qu and pk (a Byte Sequence, kept as base64)',
       '"tok";q=1000;w=60;qu="tokens";pk=:dXNlcjE=:',
       '"tok";r=10;t=5;pk=:dXNlcjE=:',
