@@ -103,12 +103,14 @@ async function runHere(names: readonly string[]): Promise<void> {
         burst: 20,
       });
     // Nine A B B A reps of 12,000 GETs even by default: one rep's ratio swings ±10 % on 2 cores
-    // with other work, so the verdict is a median of many (shorter halves read slower for all).
+    // with other work, so the verdict is a median of many (shorter halves read slower for all),
+    // in three processes of three reps (one process's draw moves every client's cost).
     if (wanted('S4'))
       await runS4(report, {
         n: 12_000,
         concurrency: 32,
         reps: Math.max(9, args.reps),
+        processes: 3,
         pairs: full
           ? s4Pairs
           : s4Pairs.filter((p) => p.client.headway || p.reference || p.client === retryAgentClient),
@@ -189,7 +191,7 @@ if (args.smoke) {
     capMs: 20_000,
     peersOnNone: false,
   });
-  await runS4(report, { n: 2000, concurrency: 32, reps: 1, pairs: s4Pairs.slice(0, 2) });
+  await runS4(report, { n: 2000, concurrency: 32, reps: 1, processes: 1, pairs: s4Pairs.slice(0, 2) });
   await runS6(report, { reps: 1, profile: 'smoke' });
 } else if (args.json) {
   await runHere(args.scenarios);
@@ -234,7 +236,7 @@ process.exit(0);
 function profileNote(full: boolean): string {
   return full
     ? '_Full profile: every cell of the scenarios run._'
-    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports), undici RetryAgent and the floor interceptor in nine reps of 12,000 GETs, every pair once per rep, one server for the scenario and two fresh warm clients per pair and rep; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 3 min) runs nine reps of half-second runs (a second each in full), each case between two runs of its bare server. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
+    : '_Default profile (`npm run bench`, about 11 minutes on 2 cores): ky runs on `ietf` only; S1b runs Headway in `ietf` and `none` and four peers (fetch, ky, bottleneck, p-queue); S3 leaves out its two diagnostic rows; S4 compares Headway (both transports), undici RetryAgent and the floor interceptor in nine reps of 12,000 GETs over three processes, every pair once per rep, one server per process and two fresh warm clients per pair and rep; S5 measures 200,000 decisions and 1.5 s of Redis per cell; S6 leaves token bucket to S1 and runs `headway serve` in `ietf` (and fixed-window in `x-ratelimit`, 100 per 500 ms and per 1 s), Headway configured against fixed-window only, ky beside the third-party limiters and the `x-ratelimit` fixed windows only. S7 (token quotas, about 20 s) and S8 (Octokit, about 40 s) run every cell; S9 (the HTTP path of the server, about 3 min) runs nine reps of half-second runs (a second each in full), each case between two runs of its bare server. `npm run bench -- --full` (or `--scenario NAME`) runs every cell. Each scenario runs in a fresh child process._';
 }
 
 function fixed1(n: number): string {

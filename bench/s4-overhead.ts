@@ -8,13 +8,21 @@
  * under undici `request`, ky and p-retry over the global fetch,
  * undici's RetryAgent over undici `request`, and for reference the floor of an interceptor (the
  * key, a map lookup and the header read only: `lib/floor-interceptor.ts`) over undici `request`.
- * The server is in-process, so it shares the two cores;
- * it lives for the whole scenario, and each rep makes its two clients afresh (see {@link runS4}).
+ * The server is in-process, so it shares the two cores; it lives for the whole process, and each
+ * rep makes its two clients afresh (see {@link measureS4}).
+ *
+ * The reps are spread over `processes` child processes (bench/s4-child.ts), each with its own
+ * server: one process's draw moves every client's cost. The same code, rotated against raw
+ * `undici.request` in three processes one after another (Node 26, 2026-12-05), cost 8.2, 4.1 and
+ * 3.3 µs of CPU per request more than raw, and the floor interceptor 1.5, 6.9 and 1.4 µs: a
+ * verdict from one process is a verdict on that draw.
  *
  * got is left out (it wraps `node:http`, not one of these transports); bottleneck and p-queue are
  * set to a limit, and S4 has none.
  */
 
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startServer } from 'headway/server';
 import {
   type BenchClient,
@@ -32,6 +40,8 @@ import {
 } from './lib/clients.js';
 import type { Report } from './lib/report.js';
 import { fixed, int, median } from './lib/stats.js';
+
+const execFileAsync = promisify(execFile);
 
 interface Pair {
   client: ClientSpec;
@@ -53,8 +63,11 @@ export const s4Pairs: readonly Pair[] = [
 export interface S4Options {
   n: number;
   concurrency: number;
+  /** Reps in all, spread over the processes (each runs `ceil(reps / processes)`). */
   reps: number;
   pairs: readonly Pair[];
+  /** Child processes the reps are spread over; 1 runs them in this process. */
+  processes: number;
 }
 
 /** One half: requests/s, and the process's CPU µs per request (client and in-process server). */
@@ -88,7 +101,11 @@ async function runHalf(
   return { rps: (n * 1000) / ms, cpuUs: (used.user + used.system) / n };
 }
 
-export async function runS4(report: Report, o: S4Options): Promise<void> {
+/**
+ * Every rep of every pair, in this process, against a reference server of its own: the pairs'
+ * halves and per-rep ratios, in the order of `o.pairs`.
+ */
+export async function measureS4(o: Omit<S4Options, 'processes'>): Promise<PairRuns[]> {
   const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
   const url = `${server.url}/items`;
   const half = Math.round(o.n / 2);
@@ -124,14 +141,47 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
           await second.close();
         }
       }
-    tabulate(report, o, runs);
+    return runs;
   } finally {
     await server.close();
   }
 }
 
+export async function runS4(report: Report, o: S4Options): Promise<void> {
+  if (o.processes <= 1) {
+    tabulate(report, o, await measureS4(o));
+    return;
+  }
+  const perProcess = Math.ceil(o.reps / o.processes);
+  const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
+  for (let p = 0; p < o.processes; p++) {
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/s4-child.ts',
+        o.pairs.map((pair) => s4Pairs.indexOf(pair)).join(','),
+        String(o.n),
+        String(o.concurrency),
+        String(perProcess),
+      ],
+      { maxBuffer: 1 << 22, timeout: 900_000 },
+    );
+    const part = JSON.parse(stdout.trim().split('\n').at(-1)!) as PairRuns[];
+    for (const [i, run] of part.entries()) {
+      const all = runs[i]!;
+      all.ours.push(...run.ours);
+      all.raw.push(...run.raw);
+      all.ratios.push(...run.ratios);
+      all.cpuRatios.push(...run.cpuRatios);
+    }
+  }
+  tabulate(report, { ...o, reps: perProcess * o.processes }, runs);
+}
+
 /** A pair's halves and, per rep, client ÷ raw in requests/s and raw ÷ client in CPU per request. */
-interface PairRuns {
+export interface PairRuns {
   ours: Half[];
   raw: Half[];
   ratios: number[];
@@ -178,7 +228,7 @@ function tabulate(report: Report, o: S4Options, runs: readonly PairRuns[]): void
     if (v.scenario === 'S4' && v.bestPeer === '') v.bestPeer = best ? `${best[0]}: ${best[4]}` : '—';
   report.table(
     `S4: overhead, ${int(o.n)} GETs at concurrency ${o.concurrency}, no limit, no latency`,
-    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep (so a pair's reps spread over the scenario). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server, in the same process, for the whole scenario; each rep makes its pair's two clients afresh, the raw transport first in even reps and the client first in odd ones (the order clients are made in can move their ratio by a few per cent), each warmed by 2,000 GETs before its first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
+    `Requests/s of each client and of the raw transport it wraps, measured A B B A (${int(o.n / 2)} GETs each) in each of ${o.reps} rep(s), every pair once per rep, the reps spread over ${o.processes} process(es) (one process's draw moves every client's cost by several µs; see bench/s4-overhead.ts). client ÷ raw = the median over reps of each rep's ratio (its two client halves ÷ its two raw halves, run back to back); req/s = medians of the halves. One reference server in each process, for all of its reps; each rep makes its pair's two clients afresh, the raw transport first in even reps and the client first in odd ones (the order clients are made in can move their ratio by a few per cent), each warmed by 2,000 GETs before its first half. CPU = the process's user + system CPU per request (client and server; other processes' load does not enter it), raw → client, and raw ÷ client the median of each rep's ratio: the requests/s ratio a process with a core to itself would see.`,
     [
       'client',
       'raw transport',
