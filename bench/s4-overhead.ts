@@ -43,7 +43,7 @@ import { fixed, int, median } from './lib/stats.js';
 
 const execFileAsync = promisify(execFile);
 
-interface Pair {
+export interface Pair {
   client: ClientSpec;
   raw: ClientSpec;
   /** A reference row, not a peer: what the least interceptor costs on this host, in this run. */
@@ -103,9 +103,10 @@ async function runHalf(
 
 /**
  * Every rep of every pair, in this process, against a reference server of its own: the pairs'
- * halves and per-rep ratios, in the order of `o.pairs`.
+ * halves and per-rep ratios, in the order of `o.pairs`. `firstRep` numbers the reps on from an
+ * earlier process's, so the order clients are made in still alternates over all of them.
  */
-export async function measureS4(o: Omit<S4Options, 'processes'>): Promise<PairRuns[]> {
+export async function measureS4(o: Omit<S4Options, 'processes'>, firstRep = 0): Promise<PairRuns[]> {
   const server = await startServer({ port: 0, rate: 1e9, burst: 1e9 });
   const url = `${server.url}/items`;
   const half = Math.round(o.n / 2);
@@ -114,7 +115,7 @@ export async function measureS4(o: Omit<S4Options, 'processes'>): Promise<PairRu
     const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
     // Each rep runs every pair once, A B B A (the raw transport first and last), so a pair's reps
     // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
-    for (let rep = 0; rep < o.reps; rep++)
+    for (let rep = firstRep; rep < firstRep + o.reps; rep++)
       for (const [i, pair] of o.pairs.entries()) {
         // Two fresh clients per rep, made raw first in even reps and client first in odd ones: the
         // order clients are made in can move their ratio in one process (two `undici.request`
@@ -147,6 +148,7 @@ export async function measureS4(o: Omit<S4Options, 'processes'>): Promise<PairRu
   }
 }
 
+/** S4: every pair's reps (in `o.processes` child processes, or here with 1), tabulated with their verdicts. */
 export async function runS4(report: Report, o: S4Options): Promise<void> {
   if (o.processes <= 1) {
     tabulate(report, o, await measureS4(o));
@@ -165,6 +167,7 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
         String(o.n),
         String(o.concurrency),
         String(perProcess),
+        String(p * perProcess),
       ],
       { maxBuffer: 1 << 22, timeout: 900_000 },
     );
