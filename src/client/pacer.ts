@@ -126,20 +126,23 @@ interface UnitTrack {
   unit: string;
   name: string;
   track: Track;
+  /** Scratch of `#release`: the window the answer being observed reported for this track, if any. */
+  window: RateLimitPolicy | undefined;
 }
 
 const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
-const isRequests = (entry: UnitTrack) => entry.unit === REQUESTS;
-/** True when `window` (with counters) is the one `entry` follows. */
-const follows = (entry: UnitTrack, window: RateLimitPolicy) =>
-  window.remaining !== null && window.unit === entry.unit && window.name === entry.name;
-/** As `some`/`find` callbacks with `this` bound, so that no closure is made per answer. */
-function followsWindow(this: RateLimitPolicy, entry: UnitTrack): boolean {
-  return follows(entry, this);
+/**
+ * The window a refusal of `ticket` is read against, counted in calls: a window (any unit) left
+ * without room for the call — less than it cost there — explains the refusal as the rate's, and
+ * in calls it has none left; else the window the client paces on.
+ */
+function refusalWindow(ticket: Ticket, policies: readonly RateLimitPolicy[]): RateLimitPolicy | undefined {
+  for (const p of policies)
+    if (p.remaining !== null && !hadRoomFor(p, ticket.costs[p.unit] ?? 0))
+      return p.remaining === 0 ? p : { ...p, remaining: 0 };
+  return pacingWindow(policies);
 }
-function isWindowOf(this: UnitTrack, window: RateLimitPolicy): boolean {
-  return follows(this, window);
-}
+
 /** What a call of cost 1 books when every window counts requests: one object, never changed. */
 const ONE_REQUEST: Costs = Object.freeze({ [REQUESTS]: 1 });
 
@@ -190,6 +193,8 @@ export class Pacer {
   /** The configured bucket, when `rate` is set. */
   #configured: BucketModelState | null;
   #tracks: UnitTrack[] = [];
+  /** Every track counts requests (no window of another unit reported yet). */
+  #requestsOnly = true;
   /** The no-counters model; never for a configured key (its bucket already paces it). */
   #noCounters: NoCountersModelState | null;
   /** What the server's refusals said about calls in flight (counted in calls, not units). */
@@ -314,10 +319,14 @@ export class Pacer {
     if (this.#noCounters && this.#tracks.length === 0)
       this.#noCounters = noCountersModel.sent(this.#noCounters, requests, now, mark, requestsBefore);
     this.#concurrency = concurrencyModel.sent(this.#concurrency, 1, now, mark, this.#inFlight);
-    for (const unit in booked) {
-      this.#sent.set(unit, marks[unit] as number);
-      this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
-    }
+    if (booked === ONE_REQUEST) {
+      this.#sent.set(REQUESTS, mark);
+      this.#inFlightUnits.set(REQUESTS, requestsBefore + 1);
+    } else
+      for (const unit in booked) {
+        this.#sent.set(unit, marks[unit] as number);
+        this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
+      }
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#attempts++;
@@ -326,7 +335,7 @@ export class Pacer {
 
   /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
   #booked(cost: Costs | number): Costs {
-    if (cost === 1 && this.#tracks.every(isRequests)) return ONE_REQUEST;
+    if (cost === 1 && this.#requestsOnly) return ONE_REQUEST;
     const booked: Record<string, number> =
       typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
     for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
@@ -373,11 +382,16 @@ export class Pacer {
     // One scratch count, reused: the answer is observed before this returns. Not cleared:
     // `#observe` reads only the units of this ticket, which are all set here.
     const before = this.#releasedFrom;
-    for (const unit in ticket.costs) {
-      const inFlight = this.#inFlightIn(unit);
-      before.set(unit, inFlight);
-      this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
-    }
+    if (ticket.costs === ONE_REQUEST) {
+      const inFlight = this.#inFlightIn(REQUESTS);
+      before.set(REQUESTS, inFlight);
+      this.#inFlightUnits.set(REQUESTS, Math.max(0, inFlight - 1));
+    } else
+      for (const unit in ticket.costs) {
+        const inFlight = this.#inFlightIn(unit);
+        before.set(unit, inFlight);
+        this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
+      }
     this.#inFlight--;
     // Fractional costs (learned tokens) added and taken back leave float residue: none is in
     // flight when no call is, and a model told otherwise would wait for an answer that never comes.
@@ -397,26 +411,21 @@ export class Pacer {
         this.#observe(ticket, REQUESTS, window, signal),
       );
     }
-    // The windows with counters (of every unit) each have a track.
+    // The windows with counters (of every unit) each have a track; each track is handed the
+    // first window of its unit and name the answer reported.
     let counted = 0;
     for (const window of policies) {
       if (window.remaining === null) continue;
       counted++;
-      if (!this.#tracks.some(followsWindow, window)) {
-        const options = {
-          spread: this.#options.spread,
-          maxRate: this.#options.rate,
-          maxBurst: this.#configured?.burst ?? undefined,
-        };
-        const track = newTrack(trackId(window), now, options);
-        this.#tracks.push({ unit: window.unit, name: window.name, track });
-      }
+      const entry = this.#trackOf(window, now);
+      entry.window ??= window;
       if (window.unit !== REQUESTS && seen.outcome === 'answered')
         this.#learned.observe(window, ticket.mark, now);
     }
     // In place: the track entries are this pacer's own, and so are their states.
     for (const entry of this.#tracks) {
-      const window = policies.find(isWindowOf, entry);
+      const window = entry.window;
+      entry.window = undefined;
       entry.track = trackObserve(entry.track, this.#observe(ticket, entry.unit, window, signal));
     }
     if (this.#noCounters && counted === 0)
@@ -424,24 +433,36 @@ export class Pacer {
         this.#noCounters,
         this.#observe(ticket, REQUESTS, undefined, signal),
       );
-    // Counted in calls: a window (any unit) left without room for this call — less than it cost
-    // there — explains a refusal as the rate's, and in calls it has none left.
-    let exhausted: RateLimitPolicy | undefined;
-    for (const p of policies)
-      if (p.remaining !== null && !hadRoomFor(p, ticket.costs[p.unit] ?? 0)) {
-        exhausted = p.remaining === 0 ? p : { ...p, remaining: 0 };
-        break;
-      }
-    const calls = this.#observe(
-      ticket,
-      REQUESTS,
-      exhausted ?? (signal ? pacingWindow(policies) : undefined),
-      signal,
-    );
+    // The concurrency model reads the window of a refusal only (see `#refusalWindow`).
+    const window = seen.outcome === 'limited' && signal ? refusalWindow(ticket, policies) : undefined;
+    const calls = this.#observe(ticket, REQUESTS, window, signal);
     calls.cost = 1;
     calls.inFlight = this.#inFlight;
     calls.inFlightBefore = this.#inFlight + 1;
     this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
+  }
+
+  /** The track that follows `window` (a window with counters), made now when there is none. */
+  #trackOf(window: RateLimitPolicy, now: number): UnitTrack {
+    const tracks = this.#tracks;
+    for (let i = 0; i < tracks.length; i++) {
+      const entry = tracks[i] as UnitTrack;
+      if (entry.unit === window.unit && entry.name === window.name) return entry;
+    }
+    const options = {
+      spread: this.#options.spread,
+      maxRate: this.#options.rate,
+      maxBurst: this.#configured?.burst ?? undefined,
+    };
+    const entry: UnitTrack = {
+      unit: window.unit,
+      name: window.name,
+      track: newTrack(trackId(window), now, options),
+      window: undefined,
+    };
+    tracks.push(entry);
+    this.#requestsOnly &&= window.unit === REQUESTS;
+    return entry;
   }
 
   /**

@@ -254,6 +254,7 @@ export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
     return s;
   },
 
+  /** Reads the observation's window of a refusal only (the pacer leaves it out of the others). */
   observe(s, o) {
     if (o.outcome === 'limited') afterRefusal(s, o);
     else if (o.outcome === 'answered') afterAnswer(s, o);
