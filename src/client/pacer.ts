@@ -433,9 +433,9 @@ export class Pacer {
         this.#noCounters,
         this.#observe(ticket, REQUESTS, undefined, signal),
       );
-    // The concurrency model reads the window of a refusal only (see `#refusalWindow`).
-    const window = seen.outcome === 'limited' && signal ? refusalWindow(ticket, policies) : undefined;
-    const calls = this.#observe(ticket, REQUESTS, window, signal);
+    // The concurrency model reads the window of a refusal only (see `refusalWindow`).
+    const refused = seen.outcome === 'limited' && signal ? refusalWindow(ticket, policies) : undefined;
+    const calls = this.#observe(ticket, REQUESTS, refused, signal);
     calls.cost = 1;
     calls.inFlight = this.#inFlight;
     calls.inFlightBefore = this.#inFlight + 1;
