@@ -101,6 +101,10 @@ async function runHalf(
   return { rps: (n * 1000) / ms, cpuUs: (used.user + used.system) / n };
 }
 
+/** One empty {@link PairRuns} per pair, to be filled rep by rep. */
+const emptyRuns = (pairs: readonly Pair[]): PairRuns[] =>
+  pairs.map(() => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
+
 /** GETs each client of each pair runs once per process before its reps (see {@link measureS4}). */
 const PROCESS_WARM_UP = 10_000;
 
@@ -127,7 +131,7 @@ export async function measureS4(o: Omit<S4Options, 'processes'>, firstRep = 0): 
         for (const client of clients) await client.close();
       }
     }
-    const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
+    const runs = emptyRuns(o.pairs);
     // Each rep runs every pair once, A B B A (the raw transport first and last), so a pair's reps
     // are spread over the whole scenario, and each rep's ratio is taken between halves run back to back.
     for (let rep = firstRep; rep < firstRep + o.reps; rep++)
@@ -170,7 +174,7 @@ export async function runS4(report: Report, o: S4Options): Promise<void> {
     return;
   }
   const perProcess = Math.ceil(o.reps / o.processes);
-  const runs = o.pairs.map((): PairRuns => ({ ours: [], raw: [], ratios: [], cpuRatios: [] }));
+  const runs = emptyRuns(o.pairs);
   for (let p = 0; p < o.processes; p++) {
     const { stdout } = await execFileAsync(
       process.execPath,
