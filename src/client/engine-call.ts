@@ -80,9 +80,14 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
   }
 
   /** The key's lane asks whether a wait is acceptable ({@link Waiter}). */
-  checkWait({ ms, reason, window }: Delay): void {
-    // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast.
-    if ((reason === 'gate' || window !== null) && ms > this.#opts.maxRetryAfterMs && Number.isFinite(ms)) {
+  checkWait({ ms, reason, window, askedMs = ms }: Delay): void {
+    // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast. A
+    // gate is judged by what the server asked, not the spread the gate adds to it.
+    if (
+      (reason === 'gate' || window !== null) &&
+      askedMs > this.#opts.maxRetryAfterMs &&
+      Number.isFinite(askedMs)
+    ) {
       throw new RateLimitedError(this.#facts, this.#resolved.clock.wallNow() + ms, ms, undefined, window);
     }
     this.#call.checkWait(ms);
@@ -123,6 +128,10 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       this.#giveUp(status, 'retries-exhausted');
       return null;
     }
+    // The server's hint is a floor, never jittered below. Checked against the deadline before the
+    // budget pays for it: a retry the deadline stops is neither sent nor counted.
+    const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, this.#resolved.random);
+    this.#call.checkWait(delay);
     if (!this.#lane.budget.withdraw()) {
       this.#giveUp(status, 'budget-exhausted');
       if (opts.onBudgetExhausted === 'throw') {
@@ -130,13 +139,11 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       }
       return null;
     }
-    // The server's hint is a floor, never jittered below; the key's gate enforces it for every call.
-    const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, this.#resolved.random);
-    this.#call.checkWait(delay);
     const retry = this.#events.retry;
     if (retry.active) retry.emit({ key: this.#key, attempt: facts.attempts, status, delayMs: delay, reason });
-    // With a hint, the gate holds the retry (and every call of the key): no sleep of its own.
-    return hint === null ? delay : 0;
+    // A rate limit's hint closed the key's gate, which holds the retry (and every call of the
+    // key): no sleep of its own. A hint on any other answer (a 500, a 408) the retry waits itself.
+    return hint !== null && verdict.kind === 'limited' ? 0 : delay;
   }
 
   /** The retry's own backoff, abortable, counted as waiting. */

@@ -19,8 +19,13 @@ const MAX_GATE_SPREAD_MS = 1000;
 
 /** One key's gate. Times are monotonic ms. */
 export class Gate {
+  /** When the gate opens: the latest end of every hold, spread included. */
   #until = 0;
   #reason: GateReason | null = null;
+  /** The latest end of a retry hint's hold, spread included: an outage that ends leaves it standing. */
+  #hintUntil = 0;
+  /** The latest end of a retry hint as the server asked it, without the spread. */
+  #askedUntil = 0;
   /** Closed time of the spells that ended before `#since`, and the start of the latest spell. */
   #closedBefore = 0;
   #since = 0;
@@ -44,6 +49,10 @@ export class Gate {
   hold(ms: number, reason: GateReason, now: number): void {
     const spread = Math.min(MAX_GATE_SPREAD_MS, ms * GATE_SPREAD) * this.#random();
     const until = now + ms + spread;
+    if (reason === 'retry-after') {
+      this.#hintUntil = Math.max(this.#hintUntil, until);
+      this.#askedUntil = Math.max(this.#askedUntil, now + ms);
+    }
     if (until > this.#until) {
       if (now >= this.#until) {
         this.#closedBefore += this.#until - this.#since;
@@ -59,8 +68,18 @@ export class Gate {
     return this.#closedBefore + Math.max(0, Math.min(now, this.#until) - this.#since);
   }
 
-  /** The server answered again: an outage backoff ends now (a retry hint still holds). */
+  /**
+   * ms of the wait at `now` that retry hints asked for, without the spread (0 when none holds):
+   * what a limit on the server's hints (`maxRetryAfterMs`) is compared with.
+   */
+  askedMs(now: number): number {
+    return Math.max(0, Math.min(this.#askedUntil, this.#until) - now);
+  }
+
+  /** The server answered again: an outage backoff ends now; a retry hint still holds to its end. */
   endOutage(now: number): void {
-    if (this.#reason === 'outage') this.#until = Math.min(this.#until, now);
+    if (this.#reason !== 'outage') return;
+    this.#until = Math.max(Math.min(this.#until, now), this.#hintUntil);
+    if (this.#hintUntil > now) this.#reason = 'retry-after';
   }
 }

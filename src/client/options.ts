@@ -155,15 +155,28 @@ export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions
     nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);
   if (options.maxConcurrent === 0) invalid(name('maxConcurrent'), 'at least 1', 0);
   nonNegativeInteger(name('maxQueue'), options.maxQueue);
+  if (options.maxQueue === 0)
+    invalid(name('maxQueue'), 'at least 1 (to bound how long calls wait, set `deadlineMs`)', 0);
   nonNegativeInteger(name('retries'), options.retries);
   nonNegative(name('maxRetryAfterMs'), options.maxRetryAfterMs);
-  validateBackoff(options.backoff);
-  validateRetryBudget(options.retryBudget);
+  validateBackoff(options.backoff, name('backoff'));
+  validateRetryBudget(options.retryBudget, name('retryBudget'));
   oneOf(name('onBudgetExhausted'), options.onBudgetExhausted, ['return', 'throw'] as const);
   if (options.timeoutMs !== undefined) positive(name('timeoutMs'), options.timeoutMs);
   if (options.deadlineMs !== undefined) positive(name('deadlineMs'), options.deadlineMs);
   positiveInteger(name('expectedWorkers'), options.expectedWorkers);
   return options;
+}
+
+/** A {@link Clock}: its three methods are functions. */
+function validateClock(clock: Clock): void {
+  const c = clock as Partial<Clock> | null;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    ![c.now, c.wallNow, c.sleep].every((f) => typeof f === 'function')
+  )
+    invalid('clock', 'a Clock (an object with now(), wallNow() and sleep(ms, signal))', clock);
 }
 
 /** Merges and validates client options at construction. */
@@ -205,6 +218,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (cost !== undefined) func('cost', cost);
   if (settleCost !== undefined) func('settleCost', settleCost);
   if (random !== undefined) func('random', random);
+  if (clock !== undefined) validateClock(clock);
   if (store !== undefined) {
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);

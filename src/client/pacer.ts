@@ -61,6 +61,11 @@ export interface Delay {
   probe: boolean;
   /** The server's window that binds, when one does (its `name`). */
   window: string | null;
+  /**
+   * Of a gate's `ms`, what the server's retry hints asked for, without the gate's own spread:
+   * what `maxRetryAfterMs` is compared with. Unset: all of `ms`.
+   */
+  askedMs?: number;
 }
 
 /** Permission to send one attempt. */
@@ -232,8 +237,8 @@ export class Pacer {
   delay(cost: Costs | number, now: number): Delay {
     const gateMs = this.gate.waitMs(now);
     if (gateMs > 0) {
-      const reason = this.gate.reason === 'outage' ? 'outage' : 'gate';
-      return { ms: gateMs, reason, probe: false, window: null };
+      if (this.gate.reason === 'outage') return { ms: gateMs, reason: 'outage', probe: false, window: null };
+      return { ms: gateMs, reason: 'gate', probe: false, window: null, askedMs: this.gate.askedMs(now) };
     }
     if (this.#outageFailures > 0) {
       if (this.#probing) return { ...WAIT_FOR_ANSWER, reason: 'outage' };

@@ -2,7 +2,7 @@
  * Backoff delays as pure functions of the attempt and an injected `random` in [0, 1).
  * Full jitter is the default (AWS Architecture Blog, "Exponential Backoff and Jitter").
  */
-import { nonNegative, positive } from './validate.js';
+import { invalid, nonNegative, positive } from './validate.js';
 
 /** Backoff shape. */
 export interface BackoffOptions {
@@ -18,10 +18,12 @@ export type Random = () => number;
 /** Default backoff: 100 ms base, 10 s cap. */
 export const defaultBackoff: BackoffOptions = { baseMs: 100, capMs: 10_000 };
 
-/** Validates a backoff shape. */
-export function validateBackoff(options: BackoffOptions): BackoffOptions {
-  positive('baseMs', options.baseMs);
-  nonNegative('capMs', options.capMs);
+/** Validates a backoff shape; `name` is the option's path in errors. */
+export function validateBackoff(options: BackoffOptions, name = 'backoff'): BackoffOptions {
+  if (typeof options !== 'object' || options === null)
+    invalid(name, 'an object like { baseMs, capMs }', options);
+  positive(`${name}.baseMs`, options.baseMs);
+  nonNegative(`${name}.capMs`, options.capMs);
   return options;
 }
 

@@ -6,7 +6,7 @@
  *
  * Bound: over any interval of t seconds, retries ≤ reserve + ratio·requests + minPerSecond·t.
  */
-import { nonNegative, positive, ratio } from './validate.js';
+import { invalid, nonNegative, positive, ratio } from './validate.js';
 
 /** Budget shape. */
 export interface RetryBudgetOptions {
@@ -28,10 +28,12 @@ export interface RetryBudgetState {
 export const defaultRetryBudget: RetryBudgetOptions = { ratio: 0.2, minPerSecond: 10, ttlMs: 10_000 };
 
 /** Validates a budget shape. */
-export function validateRetryBudget(options: RetryBudgetOptions): RetryBudgetOptions {
-  ratio('retryBudget.ratio', options.ratio);
-  nonNegative('retryBudget.minPerSecond', options.minPerSecond);
-  positive('retryBudget.ttlMs', options.ttlMs);
+export function validateRetryBudget(options: RetryBudgetOptions, name = 'retryBudget'): RetryBudgetOptions {
+  if (typeof options !== 'object' || options === null)
+    invalid(name, 'an object like { ratio, minPerSecond, ttlMs }', options);
+  ratio(`${name}.ratio`, options.ratio);
+  nonNegative(`${name}.minPerSecond`, options.minPerSecond);
+  positive(`${name}.ttlMs`, options.ttlMs);
   return options;
 }
 

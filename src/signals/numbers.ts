@@ -49,10 +49,16 @@ export function fractionToMs(digits: string): number {
   return ms;
 }
 
-/** Whole and fractional seconds (digit strings) → ms rounded up; `null` past the safe integers. */
-export function secondsToMs(whole: string, fraction = ''): number | null {
-  const ms = +whole * 1000 + fractionToMs(fraction);
-  return Number.isSafeInteger(ms) ? ms : null;
+/**
+ * The longest delay a hint is read as: 2³¹ seconds, the value RFC 9111 §1.2.2 gives a
+ * delta-seconds too large to represent. A longer hint is capped to it, never dropped: a server's
+ * "wait very long" stays a wait (and fails fast against `maxRetryAfterMs`).
+ */
+export const LONGEST_DELAY_MS = 2 ** 31 * 1000;
+
+/** Whole and fractional seconds (digit strings) → ms rounded up, at most {@link LONGEST_DELAY_MS}. */
+export function secondsToMs(whole: string, fraction = ''): number {
+  return Math.min(LONGEST_DELAY_MS, +whole * 1000 + fractionToMs(fraction));
 }
 
 const GO_UNIT_NS: Record<string, number> = {

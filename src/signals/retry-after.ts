@@ -11,10 +11,10 @@ import type { TimeBase } from './clock-skew.js';
 import { delayUntil } from './clock-skew.js';
 import { largestOfAll, MAX_FIELD_LENGTH, splitMembers, trimOws } from './fields.js';
 import { parseHttpDate, splitKeepingDates } from './http-date.js';
-import { secondsToMs } from './numbers.js';
+import { LONGEST_DELAY_MS, secondsToMs } from './numbers.js';
 
-const DELAY_SECONDS = /^(\d{1,20})$/;
-const DECIMAL_SECONDS = /^(\d{1,20})\.(\d{1,20})$/;
+const DELAY_SECONDS = /^(\d+)$/;
+const DECIMAL_SECONDS = /^(\d+)\.(\d{1,20})$/;
 
 /** One member: delay-seconds, decimal seconds or an HTTP-date → ms, or `null`. */
 function retryAfterMember(text: string, time: TimeBase): number | null {
@@ -33,14 +33,13 @@ export function parseRetryAfter(value: string, time: TimeBase): number | null {
   return largestOfAll(splitKeepingDates(text), (member) => retryAfterMember(member, time));
 }
 
-const MILLISECONDS = /^(\d{1,20})(?:\.(\d{1,20}))?$/;
+const MILLISECONDS = /^(\d+)(?:\.(\d{1,20}))?$/;
 
 /** One `retry-after-ms` member: ms, decimals rounded up. */
 function retryAfterMsMember(text: string): number | null {
   const m = MILLISECONDS.exec(text);
   if (!m) return null;
-  const ms = +m[1]! + (m[2] !== undefined && /[1-9]/.test(m[2]) ? 1 : 0);
-  return Number.isSafeInteger(ms) ? ms : null;
+  return Math.min(LONGEST_DELAY_MS, +m[1]! + (m[2] !== undefined && /[1-9]/.test(m[2]) ? 1 : 0));
 }
 
 /** A `retry-after-ms` field value (OpenAI, Anthropic) → ms, or `null` when it is not valid. */

@@ -47,7 +47,10 @@ describe('backoff', () => {
   it('validates with the one message shape', () => {
     expect(validateBackoff(defaultBackoff)).toEqual(defaultBackoff);
     expect(() => validateBackoff({ baseMs: -1, capMs: 10 })).toThrow(
-      new InvalidOptionError('baseMs', 'Expected `baseMs` to be a positive finite number, got `-1` (number)'),
+      new InvalidOptionError(
+        'backoff.baseMs',
+        'Expected `backoff.baseMs` to be a positive finite number, got `-1` (number)',
+      ),
     );
   });
 });
