@@ -38,7 +38,9 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       {
         request,
         replayable: isReplayable(input, init),
-        signal: init?.signal,
+        // As with `fetch`, a `Request`'s own signal counts unless `init` gives one.
+        signal:
+          init?.signal !== undefined ? init.signal : input instanceof Request ? input.signal : undefined,
         deadlineMs: init?.deadlineMs,
         timeoutMs: init?.timeoutMs,
         priority: init?.queuePriority,

@@ -150,9 +150,15 @@ class PacedCall
     this.#engine.start(spec, this, this);
   }
 
-  /** The answer the engine returns, after retries ({@link CallSink}). */
+  /**
+   * The answer the engine returns, after retries ({@link CallSink}); a caller who aborted while it
+   * was held gets the abort instead (the held attempt may have ended before the abort reached it).
+   */
   deliver(answer: AttemptHandler): void {
-    answer.deliver();
+    if (this.#reason !== null) {
+      answer.drop();
+      this.#fail(this.#reason);
+    } else answer.deliver();
   }
 
   /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
@@ -186,7 +192,11 @@ class PacedCall
   #attempt(signal: AbortSignal | undefined, sink: AttemptSink<AttemptHandler>): void {
     const attempt = new AttemptHandler(this.#handler, this, signal, sink);
     this.#live = attempt;
-    if (this.#reason) attempt.abort(this.#reason);
+    if (this.#reason) {
+      // Aborted already: the attempt fails at once, and undici never sees it.
+      attempt.abort(this.#reason);
+      return;
+    }
     try {
       this.#dispatch(this.#opts, attempt);
     } catch (error) {
@@ -238,6 +248,13 @@ class AttemptHandler implements DispatchHandler {
     this.#call = call;
     this.#signal = signal;
     this.#sink = sink;
+    // From now, not from `onRequestStart`: undici starts a request only once it has a connection,
+    // and a timeout, a deadline or an abort must end an attempt still queued for one.
+    if (signal?.aborted) this.#abortedWith = abortReason(signal);
+    else if (signal) {
+      this.#onAbort = () => this.abort(abortReason(signal));
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
   }
 
   /** The next dispatcher threw: the attempt failed before its head (if it was not reported yet). */
@@ -251,19 +268,25 @@ class AttemptHandler implements DispatchHandler {
 
   onRequestStart(controller: DispatchController, _context: unknown): void {
     this.#controller = controller;
-    const signal = this.#signal;
     if (this.#abortedWith) controller.abort(this.#abortedWith);
-    else if (signal?.aborted) controller.abort(abortReason(signal));
-    else if (signal) {
-      this.#onAbort = () => this.#controller?.abort(abortReason(signal));
-      signal.addEventListener('abort', this.#onAbort, { once: true });
-    }
   }
 
-  /** The caller aborted the call. */
+  /**
+   * The attempt is aborted (the caller, its timeout or the deadline): a started one through its
+   * controller (undici then reports the error); one not started yet fails at once, and is
+   * aborted when undici starts it.
+   */
   abort(reason: Error): void {
-    if (this.#controller) this.#controller.abort(reason);
-    else this.#abortedWith = reason;
+    if (this.#controller) {
+      this.#controller.abort(reason);
+      return;
+    }
+    this.#abortedWith ??= reason;
+    const sink = this.#sink;
+    if (sink === null) return;
+    this.#sink = null;
+    this.#done();
+    sink.failed(reason);
   }
 
   onRequestUpgrade(
@@ -322,9 +345,12 @@ class AttemptHandler implements DispatchHandler {
     call.target = this.#controller;
     try {
       this.#forward();
-    } catch (error) {
-      // A handler that throws ends its response, as undici's own core does.
-      this.#controller?.abort(error instanceof Error ? error : new Error(String(error)));
+    } catch (thrown) {
+      // A handler that throws ends its response, as undici's own core does; an attempt that has
+      // ended already cannot be aborted, so the error is reported to the handler here.
+      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+      if (this.#ended === null && this.#failed === null) this.#controller?.abort(error);
+      else this.#downstream.onResponseError?.(call, error);
     }
   }
 
