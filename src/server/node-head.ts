@@ -59,9 +59,10 @@ function writeHeadWithRateLimit(
 ): ServerResponse {
   // biome-ignore lint/suspicious/noExplicitAny: Node's writeHead accepts every shape `merged` returns
   const write = nodeWriteHead as (...args: any[]) => ServerResponse;
+  // As Node's own: without a status message the headers are the second argument, or the third.
   return typeof reason === 'string'
     ? write.call(this, statusCode, reason, merged(this, this[pending], given))
-    : write.call(this, statusCode, merged(this, this[pending], reason));
+    : write.call(this, statusCode, merged(this, this[pending], given ?? reason));
 }
 
 /**

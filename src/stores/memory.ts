@@ -72,6 +72,8 @@ class Generation {
   readonly index = new Map<string, number | number[]>();
   readonly #slabs: Float64Array[] = [];
   readonly #used: number[] = [];
+  /** Slab entries given back, per width, for reuse: a key that changes width keeps no old slot. */
+  readonly #free: number[][] = [];
 
   /** @param generation most keys this generation will hold (slabs grow up to it, then as needed). */
   constructor(readonly generation: number) {}
@@ -97,10 +99,11 @@ class Generation {
   write(key: string, old: number | number[] | undefined, expiresAt: number, state: readonly number[]): void {
     const width = state.length + 1;
     if (width > SLAB_WIDTH) {
+      this.#release(old);
       this.index.set(key, [expiresAt].concat(state));
       return;
     }
-    const ref = typeof old === 'number' && (old & 3) + 1 === width ? old : this.add(key, width);
+    const ref = typeof old === 'number' && (old & 3) + 1 === width ? old : this.add(key, width, old);
     const slab = this.#slabs[width]!;
     const at = (ref >>> 2) * width;
     slab[at] = expiresAt;
@@ -117,14 +120,25 @@ class Generation {
     return (ref >>> 2) * ((ref & 3) + 1);
   }
 
-  /** A new slab entry of `width` numbers for `key` (contents to be written). */
-  add(key: string, width: number): number {
+  /**
+   * A new slab entry of `width` numbers for `key` (contents to be written); `old`, the key's entry
+   * in this generation until now (of another width), is given back.
+   */
+  add(key: string, width: number, old?: number | number[]): number {
+    this.#release(old);
     const ref = this.#allocate(width);
     this.index.set(key, ref);
     return ref;
   }
 
+  /** Gives a slab entry of this generation back for reuse (an array entry is just dropped). */
+  #release(ref: number | number[] | undefined): void {
+    if (typeof ref === 'number') (this.#free[(ref & 3) + 1] ??= []).push(ref);
+  }
+
   #allocate(width: number): number {
+    const reused = this.#free[width]?.pop();
+    if (reused !== undefined) return reused;
     const slot = this.#used[width] ?? 0;
     let slab = this.#slabs[width];
     if (!slab || (slot + 1) * width > slab.length) {
@@ -219,7 +233,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       previous.index.delete(key);
       if (current.index.size >= generation) rotate(now);
     }
-    const ref = current.add(key, width);
+    const ref = current.add(key, width, held);
     copy(scratch, 0, current.slab(ref), current.offset(ref), width);
     return decision;
   };

@@ -5,7 +5,9 @@
  * the store clock, `start = floor(now / windowMs) · windowMs`; state `[start, count]`, and a state
  * from an older window counts as empty.
  * - allowed iff `count + cost ≤ limit`; a refusal adds nothing;
- * - `remaining = limit − count`; `resetMs = start + windowMs − now` (the window's end);
+ * - `remaining = limit − count`; `resetMs` = the whole ms until the window's end: the first whole
+ *   ms whose `floor(t / windowMs)` is the next window's (a window that is not a whole number of ms
+ *   ends where that division says, not where the exact quotient would);
  * - `retryAfterMs = resetMs` when refused (the next window is empty, and `cost ≤ limit`).
  *
  * Bound: over any interval of t ms, admitted cost ≤ `limit · (⌈t / windowMs⌉ + 1)`. In particular
@@ -13,20 +15,22 @@
  * `limit` at the start of the next. Use a sliding or bucket algorithm where that matters.
  */
 import { checkCost } from './cost.js';
-import { EPSILON } from './exact-wait.js';
+import { EPSILON, exactWait } from './exact-wait.js';
 import { type Algorithm, type InPlaceTake, remainingOf, takeViaInPlace } from './types.js';
 
 const inPlace: InPlaceTake = {
   width: 2,
   take(state, at, fresh, limit, now, cost) {
     checkCost(cost, limit.limit);
-    const start = Math.floor(now / limit.windowMs) * limit.windowMs;
+    const { windowMs } = limit;
+    const index = Math.floor(now / windowMs);
+    const start = index * windowMs;
     const used = !fresh && state[at] === start ? state[at + 1]! : 0;
     const allowed = used + cost <= limit.limit + EPSILON;
     const count = allowed ? used + cost : used;
     state[at] = start;
     state[at + 1] = count;
-    const resetMs = start + limit.windowMs - now;
+    const resetMs = exactWait(start + windowMs - now, (d) => Math.floor((now + d) / windowMs) > index);
     return {
       allowed,
       limit: limit.limit,

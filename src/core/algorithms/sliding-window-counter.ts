@@ -6,7 +6,9 @@
  * (0 when that window was not the previous one).
  * - `estimate = previous · (1 − elapsed / windowMs) + current`, with `elapsed = now − start`;
  * - allowed iff `estimate + cost ≤ limit`; a refusal adds nothing;
- * - `remaining = floor(limit − estimate)` after the decision; `resetMs` = ms to the window's end;
+ * - `remaining = floor(limit − estimate)` after the decision; `resetMs` = ms until the estimate is
+ *   0 again (the quota whole): the end of the next window when `current > 0` (it weighs on the
+ *   estimate through that window), the end of this one when only `previous > 0`, else 0;
  * - `retryAfterMs` = the smallest whole ms after which the estimate admits `cost` (the previous
  *   window's weight decays, and the window may roll over).
  *
@@ -60,7 +62,10 @@ export const slidingWindowCounter: Algorithm = {
           estimatedWait(state, limit, now, cost),
           (d) => estimate(next, limit, now + d) + cost <= limit.limit + EPSILON,
         );
-    const resetMs = start + limit.windowMs - now;
+    const [, counted, prior] = next as [number, number, number];
+    const windowsLeft = counted > 0 ? 2 : prior > 0 ? 1 : 0;
+    const resetMs =
+      windowsLeft === 0 ? 0 : Math.max(0, Math.ceil(start + windowsLeft * limit.windowMs - now - EPSILON));
     return {
       decision: {
         allowed,
@@ -70,7 +75,8 @@ export const slidingWindowCounter: Algorithm = {
         retryAfterMs,
       },
       state: next,
-      expiresInMs: resetMs + limit.windowMs,
+      // Where the state equals a missing key's (both counts rolled out).
+      expiresInMs: Math.max(1, resetMs),
     };
   },
 };

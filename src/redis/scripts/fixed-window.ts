@@ -8,7 +8,8 @@ import { PRELUDE } from './prelude.js';
  *   `[k·windowMs, (k+1)·windowMs)` of Redis time (epoch-aligned, so every process agrees).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - allowed iff `n + cost ≤ limit` (+1e-9); `remaining = floor(limit − n')`;
- *   `resetMs = ceil(window end − now)`; `retryAfterMs = resetMs` when refused (the next window
+ *   `resetMs` = the first whole ms whose `floor(t / window)` is the next window's (as the memory
+ *   algorithm: exact however the window's length rounds); `retryAfterMs = resetMs` when refused (the next window
  *   admits any cost ≤ limit). A refusal writes nothing.
  * - The key expires at the window end.
  */
@@ -24,7 +25,9 @@ if s_index == index then count = s_count end
 
 local allowed = count + cost <= limit + EPS
 if allowed then count = count + cost end
-local reset = math.max(1, math.ceil((index + 1) * window - now - EPS))
+local reset = exact_wait((index + 1) * window - now, function(d)
+  return math.floor((now + d) / window) > index
+end)
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
