@@ -23,7 +23,11 @@ const BURST = 20;
 if (process.argv[2] === 'worker') {
   // One worker: its own process, its own client, one shared bucket and gate in Redis.
   const [serverUrl, redisUrl] = process.argv.slice(3) as [string, string];
-  const redis = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: true });
+  const redis = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    lazyConnect: true,
+  });
   await redis.connect();
   const fetch = createFetch({
     rate: RATE,

@@ -50,7 +50,12 @@ interface Shared {
 /** The Redis store of `--redis` (ioredis is an optional peer, loaded only here). */
 async function redisShared(url: string): Promise<Shared> {
   const [{ Redis }, { redisStore }] = await Promise.all([import('ioredis'), import('../redis/index.js')]);
-  const client = new Redis(url, { enableOfflineQueue: false, lazyConnect: true, maxRetriesPerRequest: 1 });
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   await client.connect();
   return { store: redisStore({ client }), close: () => client.quit().then(() => {}) };
 }

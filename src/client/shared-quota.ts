@@ -74,6 +74,18 @@ function bookingFor(figures: QuotaFigures, expectedWorkers: number): Booking {
   };
 }
 
+/**
+ * The shared bucket a call of `cost` books from, and what it books: the spaced bucket (a burst of
+ * 2) for the usual call; a call that costs more books its whole cost from a bucket that holds it
+ * (at most the quota's burst, all a call can ever book), still refilled at the rate.
+ */
+function bookingLimit(booking: Booking, cost: number): { store: StoreLimit; cost: number } {
+  if (cost <= booking.limit.limit) return { store: booking.limit, cost };
+  const { rate, burst } = booking.figures;
+  const held = Math.min(burst, cost);
+  return { store: { algorithm: 'token-bucket', ...windowOf({ rate, burst: held }) }, cost: held };
+}
+
 const movedFrom = (was: number, now: number) => Math.abs(now - was) > was * RESYNC_CHANGE;
 
 /**
@@ -97,6 +109,8 @@ export class SharedQuota {
   /** How bookings are made; `null` while the figures are still to be learned (only the gate is shared). */
   #booking: Booking | null;
   #fallback: BucketState;
+  /** The store answered the last call (or none was made yet): the next failure empties the fallback. */
+  #storeWasUp = true;
   #downUntil = Number.NEGATIVE_INFINITY;
   #failures = 0;
   #slowInARow = 0;
@@ -117,8 +131,7 @@ export class SharedQuota {
     this.#expectedWorkers = expectedWorkers;
     this.#booking = figures ? bookingFor(figures, expectedWorkers) : null;
     this.learns = figures === null;
-    // The fallback starts empty: when the store first fails, the shared bucket may just have been
-    // drained, and a full local bucket in every process would add a burst on top of it.
+    // Emptied again whenever the store starts failing (see `#call`).
     this.#fallback = { tokens: 0, updatedAt: clock.now() };
   }
 
@@ -188,9 +201,14 @@ export class SharedQuota {
         () => new StoreTimeoutError(this.#key, STORE_DEADLINE_MS, undefined),
       );
       this.#slowInARow = 0;
+      this.#storeWasUp = true;
       return result;
     } catch (error) {
       this.#failures++;
+      // The fallback starts empty when the store starts failing: the shared bucket may just have
+      // been drained, and a full local bucket in every process would add a burst on top of it.
+      if (this.#storeWasUp) this.#fallback = { tokens: 0, updatedAt: this.#clock.now() };
+      this.#storeWasUp = false;
       // A store that refuses is down; one that is slow once (a busy machine) is only slow: this call
       // uses the fallback, and the store is left alone only when it is slow again.
       const slow = error instanceof StoreTimeoutError;
@@ -214,8 +232,9 @@ export class SharedQuota {
       const gateMs = await this.#call(() => this.#store.gateWait(this.#key));
       return { gateMs: gateMs ?? 0, waitMs: 0 };
     }
+    const limit = bookingLimit(booking, cost);
     const shared = await this.#call(() =>
-      Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, booking.limit, cost)]),
+      Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, limit.store, limit.cost)]),
     );
     if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
     const config = booking.fallbackConfig;

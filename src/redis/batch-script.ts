@@ -16,14 +16,18 @@ const PER_CALL = '\n-- per call\n';
  * `flush_all()` writes everything at the end of the run: one `SET … PX` per key written. Time
  * stands still during a script (`now_ms()` is read once), so the deferred write sets the same
  * expiry as the last call's, and the calls on one key decide exactly as one by one.
+ * Every expiry (`SET … PX`, `PEXPIRE`) is one ms longer than the algorithm asks: Redis counts it
+ * from its whole-ms clock, the state from `TIME`'s µs, so without it a key could vanish up to a
+ * ms before it equals a missing key (and a fresh key's full burst would pass in that gap).
  */
 const WRITE_BACK = `
 local call = redis.call
+local EXPIRY_SLACK_MS = 1
 -- values: each key's state as read or last written (false: none); ttls: PX of each pending write.
 local values = {}
 local ttls = {}
 local function flush_all()
-  for key, ttl in pairs(ttls) do call('SET', key, values[key], 'PX', ttl) end
+  for key, ttl in pairs(ttls) do call('SET', key, values[key], 'PX', ttl + EXPIRY_SLACK_MS) end
   values = {}
   ttls = {}
 end
@@ -48,6 +52,10 @@ function batched.call(command, key, ...)
     return true
   end
   flush_all()
+  if command == 'PEXPIRE' then
+    local ttl = ...
+    return call('PEXPIRE', key, ttl + EXPIRY_SLACK_MS)
+  end
   return call(command, key, ...)
 end
 `;

@@ -9,10 +9,12 @@ const MAX_TAG_LENGTH = 200;
  * shares the `{key}` hash tag, so a script that touches several runs on one Redis Cluster slot.
  * A key with a brace (which would move the tag: `a}{1` and `a}{2` would share slot `a`) or longer
  * than 200 characters is tagged by its SHA-256 instead (`{#…}`), so a key function fed by clients
- * can neither crowd one slot nor store 100 KB names.
+ * can neither crowd one slot nor store 100 KB names. So is a key that starts with `#`, the mark of
+ * a hashed tag: no key can spell another's hashed tag and share its state.
  */
 export function redisKey(prefix: string, key: string, suffix: string): string {
-  const plain = key.length <= MAX_TAG_LENGTH && !key.includes('{') && !key.includes('}');
+  const plain =
+    key.length <= MAX_TAG_LENGTH && !key.startsWith('#') && !key.includes('{') && !key.includes('}');
   const tag = plain ? key : `#${createHash('sha256').update(key).digest('base64url')}`;
   return `${prefix}:{${tag}}:${suffix}`;
 }

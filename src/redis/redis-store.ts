@@ -13,7 +13,9 @@ export interface RedisStoreOptions {
   /**
    * A connected client: an ioredis `Redis` or `Cluster`. Create it with `enableOfflineQueue: false`
    * so that, while Redis is down, calls fail at once instead of queueing (a queued take would still
-   * run, and spend a unit, after its caller gave up).
+   * run, and spend a unit, after its caller gave up), and `autoResendUnfulfilledCommands: false`
+   * so that a take whose reply was lost with its connection is not run again after the reconnect
+   * (its caller gets a `StoreError` or `StoreTimeoutError`; re-sent, it would spend a second unit).
    */
   client: RedisScriptClient;
   /**
@@ -56,7 +58,9 @@ function validateClient(client: unknown): RedisScriptClient {
  * ```ts
  * import { Redis } from 'ioredis';
  * import { redisStore } from 'headway/redis';
- * const store = redisStore({ client: new Redis(process.env.REDIS_URL, { enableOfflineQueue: false }) });
+ * const store = redisStore({
+ *   client: new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, autoResendUnfulfilledCommands: false }),
+ * });
  * ```
  */
 export function redisStore(options: RedisStoreOptions): RateLimitStore {
