@@ -236,8 +236,11 @@ function sync(
 ): void {
   const window = o.window!;
   s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
-  // An IETF quota is a rate statement (`q` per `w`), not the window's limit; other dialects state the limit.
-  const limit = o.statedPolicy ? s.maxRemainingSeen + 1 : Math.max(window.quota ?? 0, s.maxRemainingSeen + 1);
+  // An IETF quota is a rate statement (`q` per `w`), not the window's limit: the most ever seen
+  // left stands for it. Other dialects state the limit, which is followed as stated, down too (a
+  // limit that shrinks is the limit from then on; the most seen left would keep the old one).
+  const stated = o.statedPolicy ? null : window.quota;
+  const limit = stated === null ? s.maxRemainingSeen + 1 : Math.max(stated, remaining);
   s.limit = limit;
   s.windowMs = windowLength(s, limit, o);
   boundRate(s, limit, remaining, o);
@@ -349,7 +352,10 @@ function spendDelay(s: WindowModelState, limit: number, cost: number, now: numbe
   // Walk the returns in time order until enough is back.
   const foreign = held(s) > 0 && s.foreignBackAt > seen ? { units: held(s), backAt: s.foreignBackAt } : null;
   const backAt = s.ledger.backAtReaching(seen, free, cost - EPSILON, foreign);
-  if (backAt === null) return Number.POSITIVE_INFINITY;
+  // Returns that never add up to the cost (a call costing more than the window holds): an answer
+  // may still change that, but with nothing in flight none will come, so the call goes (the
+  // server judges it) rather than wait forever.
+  if (backAt === null) return inFlight <= EPSILON ? 0 : Number.POSITIVE_INFINITY;
   return Number.isFinite(backAt) ? Math.ceil(backAt - seen) : Infinity;
 }
 
