@@ -17,6 +17,22 @@ export interface HeadwayFetch extends EngineEvents {
 const cancelBody = (response: Response): void => void response.body?.cancel().catch(() => {});
 const asIs = (response: Response): Response => response;
 
+/**
+ * True when `fetch` rejected its arguments rather than failed to send: its `TypeError` with no
+ * `cause` (a network failure is `TypeError('fetch failed', { cause })` in Node, but not in every
+ * fetch), confirmed by building the same `Request`, which throws for arguments fetch refuses
+ * (a GET with a body, credentials in the URL). Checked only on a failure: no cost otherwise.
+ */
+function refusedArguments(error: unknown, input: RequestInfo | URL, init: RequestInit | undefined): boolean {
+  if (!(error instanceof TypeError) || error.cause !== undefined) return false;
+  try {
+    new Request(input, init);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Creates a cooperative `fetch`. Options are validated here, not at the first call. */
 export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const engine = new Engine(options);
@@ -33,6 +49,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       send: (signal) => transport()(input, signal ? { ...init, signal } : init),
       discard: cancelBody,
       response: asIs,
+      refused: (error) => refusedArguments(error, input, init),
     };
     return engine.run(
       {

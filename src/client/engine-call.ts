@@ -301,6 +301,11 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     const call = this.#call;
     const facts = this.#facts;
     const aborted = call.signal?.aborted === true;
+    if (!aborted && this.#transport.refused?.(failure)) {
+      // Never sent: the call ends with the transport's own error, as with plain `fetch`.
+      this.#lane.cancel(ticket);
+      throw failure;
+    }
     const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
     this.#lane.settle(ticket, verdict, null);
     if (aborted) throw call.abortReason();
@@ -338,7 +343,8 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     try {
       delay = this.#planRetry(verdict, signal, answer);
     } catch (error) {
-      transport.discard(answer);
+      // An error that carries the answer hands it over unread (its body is the caller's to read).
+      if ((error as { response?: unknown }).response === undefined) transport.discard(answer);
       throw error;
     }
     if (delay === null) {

@@ -29,6 +29,12 @@ export interface Transport<A extends RateLimitResponse> {
   /** The answer as a Fetch `Response`, for the errors that carry one. */
   response?(answer: A): Response | undefined;
   /**
+   * True when a failed attempt's `error` says it was never sent: the transport refused its
+   * arguments (a GET with a body, a bad header value). The call then ends with that error,
+   * unretried, and the key learns nothing from it (no outage).
+   */
+  refused?(error: unknown): boolean;
+  /**
    * Sends one attempt and reports its end to `attempt` as it happens, without a promise: a face
    * that can hold an answer at its head (the undici interceptor) then learns at once whether to
    * deliver it. Used for a call's first attempt when it may go at once; `send` for the others.

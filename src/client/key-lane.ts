@@ -96,6 +96,12 @@ export class KeyLane {
     this.#line.notify();
   }
 
+  /** Gives back the ticket of an attempt that was never sent (its transport refused it). */
+  cancel(ticket: Ticket): void {
+    this.#pacer.cancel(ticket, this.#clock.now());
+    this.#line.notify();
+  }
+
   /** A call's answer settled what it cost (its usage). */
   settleCost(ticket: Ticket, costs: Costs): void {
     this.#pacer.settleCost(ticket, costs);

@@ -207,6 +207,11 @@ class PacedCall
   discard(answer: AttemptHandler): void {
     answer.drop();
   }
+
+  /** undici refused the dispatch's arguments (a bad header value, …): it was never sent. */
+  refused(error: unknown): boolean {
+    return (error as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG';
+  }
 }
 
 /**
