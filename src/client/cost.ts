@@ -76,14 +76,14 @@ export function settleLater(
     return; // the body was already used: nothing to read
   }
   queueMicrotask(() => {
+    // One catch for all of it: a hook that throws or rejects, or a result that throws when read,
+    // settles nothing and raises nothing.
     Promise.resolve()
       .then(() => hook(copy))
-      .then(
-        (cost) => {
-          const costs = settledCost(cost);
-          if (costs) apply(costs);
-        },
-        () => {},
-      );
+      .then((cost) => {
+        const costs = settledCost(cost);
+        if (costs) apply(costs);
+      })
+      .catch(() => {});
   });
 }

@@ -5,6 +5,7 @@
  */
 
 import { fullJitter } from '../core/backoff.js';
+import { defaultBurst } from '../core/limit.js';
 import type { CallFacts } from '../errors.js';
 import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
@@ -58,7 +59,9 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     this.#opts = lane.options;
     this.#spec = spec;
     this.#transport = transport;
-    const { burst } = this.#opts;
+    // The bucket a cost must fit: the configured burst, or its default beside a configured rate.
+    const { rate } = this.#opts;
+    const burst = this.#opts.burst ?? (rate === undefined ? undefined : defaultBurst(rate));
     // Without a `cost` option a call costs one request: a number, no object per call.
     this.#cost =
       resolved.cost || (burst !== undefined && burst < 1)

@@ -10,6 +10,7 @@
 import { defaultBurst } from '../core/limit.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import type { CallerSignal } from './call-context.js';
+import { defaultKey } from './default-key.js';
 import { EngineCall } from './engine-call.js';
 import type { GiveUpEvent, RateLimitedEvent, RetryEvent, ThrottleEvent } from './events.js';
 import { EventChannel } from './events.js';
@@ -184,7 +185,7 @@ export class Engine {
   #call<A extends RateLimitResponse>(spec: CallSpec, transport: Transport<A>): EngineCall<A> {
     const resolved = this.options;
     const { request } = spec;
-    const key = resolved.key ? resolved.key(request) : (spec.origin ?? request.url.origin);
+    const key = resolved.key ? resolved.key(request) : defaultKey(spec.origin ?? request.url.origin, request);
     const lane = this.#laneFor(key, request);
     return new EngineCall(resolved, this.#events, key, lane, spec, transport);
   }

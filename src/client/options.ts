@@ -238,6 +238,15 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   };
 }
 
+/** Default ports, which `URL#host` leaves out: an entry `'host:443'` still names `https://host/`. */
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/** The `hosts` entry spelled with `url`'s default port, when its port is the default one. */
+function defaultPortEntry(hosts: ReadonlyMap<string, KeyOptions>, url: URL): KeyOptions | undefined {
+  const port = url.port === '' ? DEFAULT_PORTS[url.protocol] : undefined;
+  return port === undefined ? undefined : hosts.get(`${url.hostname}:${port}`);
+}
+
 /**
  * Options of one key, the one place that resolves them: the client's, overridden by the `hosts`
  * entry of `url` (its first request), overridden by `policyFor(key)`, validated.
@@ -245,7 +254,9 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
 export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url: URL): KeyOptions {
   const { hosts } = resolved;
   const hostOptions =
-    hosts.size === 0 ? resolved.base : (hosts.get(url.host) ?? hosts.get(url.hostname) ?? resolved.base);
+    hosts.size === 0
+      ? resolved.base
+      : (hosts.get(url.host) ?? defaultPortEntry(hosts, url) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
   const options = overrides
     ? validateKeyOptions(withDefaults(hostOptions, overrides), `policyFor(${JSON.stringify(key)}).`)
