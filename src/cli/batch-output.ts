@@ -2,8 +2,7 @@
  * The results file of `headway batch`: what an earlier run already recorded (to resume), and an
  * appender that writes one whole NDJSON line per result.
  */
-import { createWriteStream } from 'node:fs';
-import { readFile, truncate } from 'node:fs/promises';
+import { open, readFile, truncate } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { type BatchResult, succeeded } from './batch-result.js';
 
@@ -50,15 +49,21 @@ export interface ResultWriter {
   close(): Promise<void>;
 }
 
-/** A writer that appends to `path`, or writes to stdout without one. */
-export function resultWriter(path: string | undefined): ResultWriter {
-  const stream: Writable = path === undefined ? process.stdout : createWriteStream(path, { flags: 'a' });
+/**
+ * A writer that appends to `path`, or writes to stdout without one. The file is opened before it
+ * resolves, so a path that cannot be opened fails before anything is sent; a later write error
+ * fails `close()`.
+ */
+export async function resultWriter(path: string | undefined): Promise<ResultWriter> {
+  const stream: Writable = path === undefined ? process.stdout : (await open(path, 'a')).createWriteStream();
+  let failure: Error | undefined;
+  if (path !== undefined) stream.on('error', (error) => void (failure ??= error));
   return {
     write: (result) => void stream.write(`${JSON.stringify(result)}\n`),
     close: () =>
       new Promise<void>((resolve, reject) => {
         if (path === undefined) stream.write('', () => resolve());
-        else stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
+        else stream.end(() => (failure ? reject(failure) : resolve()));
       }),
   };
 }

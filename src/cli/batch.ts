@@ -47,6 +47,16 @@ interface Shared {
   close(): Promise<void>;
 }
 
+/** `make()`, closing the Redis connection when it throws (an open one keeps the process alive). */
+async function closingOnError<T>(shared: Shared | undefined, make: () => T): Promise<T> {
+  try {
+    return make();
+  } catch (error) {
+    await shared?.close();
+    throw error;
+  }
+}
+
 /** The Redis store of `--redis` (ioredis is an optional peer, loaded only here). */
 async function redisShared(url: string): Promise<Shared> {
   const [{ Redis }, { redisStore }] = await Promise.all([import('ioredis'), import('../redis/index.js')]);
@@ -71,24 +81,26 @@ export async function batch(argv: string[]): Promise<number> {
     args.out === undefined ? { lines: new Set<number>(), failed: 0 } : readRecorded(args.out),
   );
   if (args.bodies !== undefined) await usage(() => mkdir(args.bodies as string, { recursive: true }));
+  const writer = await usage(() => resultWriter(args.out));
   const shared = args.redis === undefined ? undefined : await usage(() => redisShared(args.redis as string));
   const fixedKey = args.key;
   const counter = attemptCounter();
   const fetch = await usage(() =>
-    createFetch({
-      profile: 'batch',
-      rate: args.rate,
-      burst: args.burst,
-      maxConcurrent: args.concurrency,
-      maxRetryAfterMs: args.maxRetryAfterMs,
-      key: fixedKey === undefined ? undefined : () => fixedKey,
-      store: shared?.store,
-      expectedWorkers: args.workers,
-      fetch: counter.transport,
-    }),
+    closingOnError(shared, () =>
+      createFetch({
+        profile: 'batch',
+        rate: args.rate,
+        burst: args.burst,
+        maxConcurrent: args.concurrency,
+        maxRetryAfterMs: args.maxRetryAfterMs,
+        key: fixedKey === undefined ? undefined : () => fixedKey,
+        store: shared?.store,
+        expectedWorkers: args.workers,
+        fetch: counter.transport,
+      }),
+    ),
   );
 
-  const writer = resultWriter(args.out);
   let done = 0;
   let failed = recorded.failed;
   const record = (result: BatchResult) => {

@@ -12,9 +12,16 @@ export async function serve(args: string[]): Promise<void> {
   // Loaded only when asked for: the OpenTelemetry SDK and exporter are optional peers.
   const metrics = metricsPort === undefined ? undefined : await import('./serve-metrics.js');
   const endpoint = await metrics?.startServeMetrics(metricsPort as number, options.host);
-  const server = await startServer(
-    endpoint ? { ...options, limiter: { onDecision: endpoint.onDecision } } : options,
-  );
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(
+      endpoint ? { ...options, limiter: { onDecision: endpoint.onDecision } } : options,
+    );
+  } catch (error) {
+    // A bad flag: the metrics endpoint must not keep the process alive.
+    await endpoint?.close();
+    throw error;
+  }
   endpoint?.observe(server);
   process.stdout.write(`headway serve listening on ${server.url}\n`);
   if (endpoint) process.stdout.write(`headway serve metrics on ${endpoint.url}\n`);

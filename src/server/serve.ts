@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../core/clock.js';
-import { nonNegative, positive } from '../core/validate.js';
+import { invalid, nonNegative, positive } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
 import type { CorsOption } from './cors.js';
@@ -80,6 +80,9 @@ export function servePolicy(o: Pick<ServeOptions, 'rate' | 'burst' | 'windowMs' 
   return { limit: o.burst ?? Math.max(1, Math.round((o.rate * o.windowMs) / 1000)), windowMs: o.windowMs };
 }
 
+/** The largest `clockSkewMs`: 100 years, so a skewed `Date` is always a date. */
+const MAX_CLOCK_SKEW_MS = 100 * 365.25 * 86_400_000;
+
 /** Starts the reference server (what `headway serve` runs): a 200 JSON echo behind `rateLimit`. */
 export async function startServer(options?: Partial<ServeOptions>): Promise<RunningServer> {
   const o: ServeOptions = { ...serveDefaults };
@@ -88,6 +91,8 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
   nonNegative('port', o.port);
   positive('rate', o.rate);
   for (const name of ['latencyMs', 'failForMs'] as const) nonNegative(name, o[name]);
+  if (!(Math.abs(o.clockSkewMs) <= MAX_CLOCK_SKEW_MS))
+    invalid('clockSkewMs', `a number of ms within ±${MAX_CLOCK_SKEW_MS} (100 years)`, o.clockSkewMs);
   const { clock, clockSkewMs } = o;
   const skewed: Clock = {
     now: () => clock.now(),

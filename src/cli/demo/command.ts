@@ -51,8 +51,12 @@ async function writeReport(result: DemoResult, out: string): Promise<string> {
 export async function demo(args: string[]): Promise<void> {
   const options = parseDemoArgs(args);
   repositoryRoot(); // fails at once outside a clone
-  const prepared = await prepareDemo();
+  // The live page first: a port it cannot have must not leave the demo's server running.
   const live = options.live ? await startLivePage(options) : undefined;
+  const prepared = await prepareDemo().catch(async (error: unknown) => {
+    await live?.close();
+    throw error;
+  });
   try {
     if (live) {
       process.stdout.write(`headway demo: open ${live.url} — the run starts when the page connects\n`);

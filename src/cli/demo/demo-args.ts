@@ -27,7 +27,7 @@ export function parseDemoArgs(args: string[]): DemoOptions {
       out: { type: 'string', default: 'headway-demo-report.html' },
     },
   });
-  const port = Number(values.port);
+  const port = values.port.trim() === '' ? Number.NaN : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port expects a port number, got "${values.port}"`);
   return { live: values.live, host: values.host, port, out: values.out };
