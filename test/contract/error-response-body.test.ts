@@ -4,14 +4,13 @@
  * says the response's "body is unread", so a caller can read the server's explanation (an API's
  * JSON error, its quota message) as it could from plain `fetch`.
  */
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { RateLimitedError, RetryBudgetExhaustedError } from '../../src/errors.js';
 import { runUntilSettled } from '../client/fake-server.js';
+import { listen } from '../server/loopback.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -19,22 +18,14 @@ afterEach(async () => {
 });
 
 async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(async (req, res) => {
+  const server = await listen(async (req, res) => {
     for await (const _ of req) {
       // drain the request body
     }
     answer(req, res);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  cleanups.push(server.close);
+  return server.url;
 }
 
 const EXPLANATION = JSON.stringify({ error: 'quota_exceeded', detail: 'daily quota used up' });

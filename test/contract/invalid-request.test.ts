@@ -5,15 +5,13 @@
  * is not a network error: nothing reached the server, so it is neither retried nor an outage that
  * closes the key's gate on every other call of the origin.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
 import { runUntilSettled } from '../client/fake-server.js';
+import { listen } from '../server/loopback.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -22,23 +20,15 @@ afterEach(async () => {
 
 async function serve(): Promise<{ url: string; seen: string[] }> {
   const seen: string[] = [];
-  const server = createServer(async (req, res) => {
+  const server = await listen(async (req, res) => {
     for await (const _ of req) {
       // drain the request body
     }
     seen.push(`${req.method} ${req.url}`);
     res.writeHead(200).end('ok');
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  cleanups.push(server.close);
+  return { url: server.url, seen };
 }
 
 const clockAt = () => new ManualClock(0, Date.UTC(2026, 10, 30));
