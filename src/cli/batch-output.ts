@@ -57,7 +57,10 @@ export interface ResultWriter {
 export async function resultWriter(path: string | undefined): Promise<ResultWriter> {
   const stream: Writable = path === undefined ? process.stdout : (await open(path, 'a')).createWriteStream();
   let failure: Error | undefined;
-  if (path !== undefined) stream.on('error', (error) => void (failure ??= error));
+  if (path !== undefined)
+    stream.on('error', (error) => {
+      failure ??= error;
+    });
   return {
     write: (result) => void stream.write(`${JSON.stringify(result)}\n`),
     close: () =>

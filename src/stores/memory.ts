@@ -133,7 +133,11 @@ class Generation {
 
   /** Gives a slab entry of this generation back for reuse (an array entry is just dropped). */
   #release(ref: number | number[] | undefined): void {
-    if (typeof ref === 'number') (this.#free[(ref & 3) + 1] ??= []).push(ref);
+    if (typeof ref !== 'number') return;
+    const width = (ref & 3) + 1;
+    const free = this.#free[width] ?? [];
+    free.push(ref);
+    this.#free[width] = free;
   }
 
   #allocate(width: number): number {
