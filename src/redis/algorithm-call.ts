@@ -1,6 +1,6 @@
 import { checkCost } from '../core/algorithms/cost.js';
 import { algorithmNames } from '../core/algorithms/names.js';
-import { oneOf, positive } from '../core/validate.js';
+import { invalid, oneOf, positive } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import type { Decision, StoreLimit } from '../stores/store.js';
 import type { BatchDecoder, Batcher } from './batcher.js';
@@ -34,6 +34,13 @@ export interface TimedReservation {
 function checkLimit(limit: StoreLimit): void {
   oneOf('algorithm', limit?.algorithm, algorithmNames);
   positive('limit', limit.limit);
+  // Redis replies in 64-bit integers, and units beyond 2⁵³ cannot be counted one by one anyway.
+  if (limit.limit > Number.MAX_SAFE_INTEGER)
+    invalid(
+      'limit',
+      'at most Number.MAX_SAFE_INTEGER on Redis (its replies are 64-bit integers)',
+      limit.limit,
+    );
   positive('windowMs', limit.windowMs);
 }
 

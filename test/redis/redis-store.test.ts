@@ -34,7 +34,7 @@ describe('redisStore options', () => {
       /^Expected `client` to be a Redis client/,
     );
     expect(() => redisStore({ client, prefix: 'a{b' })).toThrow(
-      'Expected `prefix` to be a non-empty string without `{` or `}`, got `"a{b"` (string)',
+      'Expected `prefix` to be a non-empty string without `{`, `}` or a lone surrogate, got `"a{b"` (string)',
     );
     expect(() => redisStore({ client, commandTimeoutMs: 0 })).toThrow(
       'Expected `commandTimeoutMs` to be a positive finite number, got `0` (number)',

@@ -4,8 +4,9 @@ import { PRELUDE } from './prelude.js';
 /**
  * Fixed window.
  *
- * - `key`: string state `window index, units counted, ts`; window `k` is
- *   `[k·windowMs, (k+1)·windowMs)` of Redis time (epoch-aligned, so every process agrees).
+ * - `key`: string state `window start, units counted, ts`; window `k` starts at `k·windowMs` of
+ *   Redis time (epoch-aligned, so every process agrees); its start is stored and compared, as the
+ *   memory algorithm does (a key whose `windowMs` changes decides as it does there).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - allowed iff `n + cost ≤ limit` (+1e-9); `remaining = floor(limit − n')`;
  *   `resetMs` = the first whole ms whose `floor(t / window)` is the next window's (as the memory
@@ -17,11 +18,12 @@ export const fixedWindowScript = defineScript(
   'headway:fixed-window',
   `${PRELUDE}
 
-local s_index, s_count, ts = read_state(redis.call('GET', key), 3)
+local s_start, s_count, ts = read_state(redis.call('GET', key), 3)
 local now = monotonic(now_ms(), ts)
 local index = math.floor(now / window)
+local start = index * window
 local count = 0
-if s_index == index then count = s_count end
+if s_start == start then count = s_count end
 
 local allowed = count + cost <= limit + EPS
 if allowed then count = count + cost end
@@ -31,7 +33,7 @@ end)
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
-  redis.call('SET', key, pack(index, count, now), 'PX', reset)
+  redis.call('SET', key, pack(start, count, now), 'PX', reset)
 end
 return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry }
 `,

@@ -4,7 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * Sliding window counter: the previous fixed window's count, decaying linearly, plus the current.
  *
- * - `key`: string state `window index, cur, prev, ts`; windows epoch-aligned on Redis time.
+ * - `key`: string state `window start, cur, prev, ts`; windows epoch-aligned on Redis time, their
+ *   starts stored and compared as the memory algorithm does (`start − windowMs` is the window before).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - at time t in window k (elapsed e = t − k·windowMs):
  *   `estimate = prev·(1 − e/windowMs) + cur`, where a roll to window k+1 makes `prev = cur, cur = 0`
@@ -21,55 +22,56 @@ export const slidingWindowCounterScript = defineScript(
   'headway:sliding-window-counter',
   `${PRELUDE}
 
-local s_index, s_cur, s_prev, ts = read_state(redis.call('GET', key), 4)
+local s_start, s_cur, s_prev, ts = read_state(redis.call('GET', key), 4)
 local now = monotonic(now_ms(), ts)
 s_cur = s_cur or 0
 s_prev = s_prev or 0
 
--- The (prev, cur) pair seen at time t, from a state stored in window s_index.
-local function rolled(t, idx, prev, cur)
-  local k = math.floor(t / window)
-  if idx == nil then return k, 0, 0 end
-  if k <= idx then return idx, prev, cur end
-  if k == idx + 1 then return k, cur, 0 end
-  return k, 0, 0
+-- The window start at time t, and the (prev, cur) pair seen then from a state stored for the
+-- window starting at \`stored\` (as the memory algorithm's \`counts\`).
+local function rolled(t, stored, prev, cur)
+  local start = math.floor(t / window) * window
+  if stored == start then return start, prev, cur end
+  if stored == start - window then return start, cur, 0 end
+  return start, 0, 0
 end
-local function estimate_at(t, idx, prev, cur)
-  local k, p, c = rolled(t, idx, prev, cur)
-  return p * (1 - (t - k * window) / window) + c
+local function estimate_at(t, stored, prev, cur)
+  local start, p, c = rolled(t, stored, prev, cur)
+  return p * (1 - (t - start) / window) + c
 end
 
-local index, prev, cur = rolled(now, s_index, s_prev, s_cur)
-local estimate = estimate_at(now, s_index, s_prev, s_cur)
+local start, prev, cur = rolled(now, s_start, s_prev, s_cur)
+local estimate = estimate_at(now, s_start, s_prev, s_cur)
 local allowed = estimate + cost <= limit + EPS
 local retry = 0
 if allowed then
   cur = cur + cost
   estimate = estimate + cost
 else
-  local elapsed = now - index * window
+  local elapsed = now - start
   local guess
   if prev > 0 and cur + cost <= limit + EPS then
     guess = window - elapsed - ((limit - cost - cur) * window) / prev
   end
-  if guess == nil or now + guess >= (index + 1) * window then
-    guess = (index + 1) * window - now
+  if guess == nil or now + guess >= start + window then
+    guess = start + window - now
     if cur > 0 then guess = guess + math.max(0, window - ((limit - cost) * window) / cur) end
   end
   retry = exact_wait(guess, function(d)
-    return estimate_at(now + d, index, prev, cur) + cost <= limit + EPS
+    return estimate_at(now + d, start, prev, cur) + cost <= limit + EPS
   end)
 end
 
+-- As the memory algorithm writes it, to the bit.
 local reset = 0
 if cur > 0 then
-  reset = math.ceil((index + 2) * window - now - EPS)
+  reset = math.ceil(start + 2 * window - now - EPS)
 elseif prev > 0 then
-  reset = math.ceil((index + 1) * window - now - EPS)
+  reset = math.ceil(start + 1 * window - now - EPS)
 end
 reset = math.max(0, reset)
 if allowed then
-  redis.call('SET', key, pack(index, cur, prev, now), 'PX', math.max(1, reset))
+  redis.call('SET', key, pack(start, cur, prev, now), 'PX', math.max(1, reset))
 end
 return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry }
 `,
