@@ -108,6 +108,23 @@ class PacedCall
   get reason(): Error | null {
     return this.#reason ?? this.#target?.reason ?? null;
   }
+  /**
+   * The delivered attempt's raw header list (undici's `fetch` builds a Response's headers from it,
+   * and `responseHeaders: 'raw'` reads it), as undici's own retry controller forwards it.
+   */
+  get rawHeaders(): Buffer[] | null {
+    return (this.#target as RawLists | null)?.rawHeaders ?? null;
+  }
+  set rawHeaders(value: Buffer[] | null) {
+    if (this.#target) (this.#target as RawLists).rawHeaders = value;
+  }
+  /** The delivered attempt's raw trailer list. */
+  get rawTrailers(): Buffer[] | null {
+    return (this.#target as RawLists | null)?.rawTrailers ?? null;
+  }
+  set rawTrailers(value: Buffer[] | null) {
+    if (this.#target) (this.#target as RawLists).rawTrailers = value;
+  }
   pause(): void {
     this.#paused = true;
     this.#target?.pause();
@@ -123,6 +140,15 @@ class PacedCall
       if (this.#reason) this.#abort.abort(this.#reason);
     }
     return this.#abort.signal;
+  }
+
+  /**
+   * An attempt started with a context from an interceptor below (undici's redirect threads the
+   * URLs it followed there, which its cache interceptor above reads): the caller's handler is
+   * started again with it, as undici's redirect handler starts it once per hop.
+   */
+  startedWith(context: object): void {
+    this.#handler.onRequestStart?.(this, context as never);
   }
 
   /** The caller aborted: the live attempt stops, and so does any wait. */
@@ -271,9 +297,11 @@ class AttemptHandler implements DispatchHandler {
     sink.failed(error);
   }
 
-  onRequestStart(controller: DispatchController, _context: unknown): void {
+  onRequestStart(controller: DispatchController, context: unknown): void {
     this.#controller = controller;
     if (this.#abortedWith) controller.abort(this.#abortedWith);
+    // undici's core passes none (or an empty one); an interceptor below may (see `PacedCall.startedWith`).
+    else if (hasEntries(context) && this.#state !== 'dropped') this.#call.startedWith(context);
   }
 
   /**
@@ -311,7 +339,12 @@ class AttemptHandler implements DispatchHandler {
     statusMessage?: string,
   ): void {
     const sink = this.#sink;
-    if (statusCode < 200 || sink === null) return; // 1xx: informational, not an answer
+    if (statusCode < 200) {
+      // 1xx (103 Early Hints, 102): informational, not an answer: the caller sees it, the engine does not.
+      if (sink !== null) this.#downstream.onResponseStart?.(this.#call, statusCode, headers, statusMessage);
+      return;
+    }
+    if (sink === null) return;
     this.#sink = null;
     // Not paused: the engine decides at once or within microtasks (its waits come after a drop),
     // and the chunks that arrive meanwhile are held, as few as one read of the socket.
@@ -380,6 +413,19 @@ class AttemptHandler implements DispatchHandler {
   #done(): void {
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
   }
+}
+
+/** True for an object with a property of its own. */
+function hasEntries(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const _ in value) return true;
+  return false;
+}
+
+/** undici's controllers carry the raw header and trailer lists beside the typed interface. */
+interface RawLists {
+  rawHeaders: Buffer[] | null;
+  rawTrailers: Buffer[] | null;
 }
 
 /** The headers of an attempt whose head is not in yet. */
