@@ -43,6 +43,8 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
   #ticket: Ticket | null = null;
   #attempt: Attempt | null = null;
   #sink: CallSink<A> | null = null;
+  /** A retry the budget paid for and not sent yet: given back if the call ends first. */
+  #retryOwed = false;
 
   constructor(
     resolved: ResolvedClientOptions,
@@ -71,6 +73,15 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     // Last: the deadline's timer starts here, and `run()` always disposes of it.
     this.#call = new CallContext(key, resolved.clock, spec.signal, spec.deadlineMs ?? this.#opts.deadlineMs);
     this.#facts = this.#call.facts;
+    // Ended by `#end`, on every path: the key is not forgotten while the call is under way.
+    lane.callStarted();
+  }
+
+  /** The call ended: its timers go, the key counts it ended, and a retry not sent is refunded. */
+  #end(): void {
+    this.#call.dispose();
+    if (this.#retryOwed) this.#lane.budget.refund();
+    this.#lane.callEnded();
   }
 
   #asResponse(answer: A | undefined): Response | undefined {
@@ -83,7 +94,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
   }
 
   /** The key's lane asks whether a wait is acceptable ({@link Waiter}). */
-  checkWait({ ms, reason, window, askedMs = ms }: Delay): void {
+  checkWait({ ms, reason, window, askedMs = ms }: Delay, repeat = false): void {
     // A gate, or a server window that stays exhausted, beyond `maxRetryAfterMs`: fail fast. A
     // gate is judged by what the server asked, not the spread the gate adds to it.
     if (
@@ -96,7 +107,8 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     this.#call.checkWait(ms);
     // A wait for the next answer has no length to report: only timed waits are events.
     const throttle = this.#events.throttle;
-    if (throttle.active && Number.isFinite(ms)) throttle.emit({ key: this.#key, waitMs: ms, reason });
+    if (!repeat && throttle.active && Number.isFinite(ms))
+      throttle.emit({ key: this.#key, waitMs: ms, reason });
   }
 
   #giveUp(status: number | null, reason: GiveUpEvent['reason']): void {
@@ -142,6 +154,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       }
       return null;
     }
+    this.#retryOwed = true;
     const retry = this.#events.retry;
     if (retry.active) retry.emit({ key: this.#key, attempt: facts.attempts, status, delayMs: delay, reason });
     // A rate limit's hint closed the key's gate, which holds the retry (and every call of the
@@ -179,7 +192,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     try {
       if (dispatch) granted = lane.acquire(this.#cost, this.#spec.priority ?? 0, true, this);
     } catch (error) {
-      this.#call.dispose();
+      this.#end();
       sink.fail(error);
       return;
     }
@@ -205,12 +218,12 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     try {
       delay = this.#afterAnswer(this.#ticket as Ticket, answer);
     } catch (error) {
-      this.#call.dispose();
+      this.#end();
       sink.fail(error);
       return false;
     }
     if (delay === null) {
-      this.#call.dispose();
+      this.#end();
       return true;
     }
     this.#continue(delay, sink);
@@ -226,7 +239,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     try {
       delay = this.#afterFailure(this.#ticket as Ticket, attempt, error);
     } catch (failure) {
-      this.#call.dispose();
+      this.#end();
       sink.fail(failure);
       return;
     }
@@ -274,6 +287,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
         } else ticket = next;
         next = null;
         facts.attempts++;
+        this.#retryOwed = false;
         const attempt = call.attemptSignal(timeoutMs);
         let answer: A | undefined;
         let failure: unknown;
@@ -292,7 +306,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
         await this.#backOff(retryIn);
       }
     } finally {
-      call.dispose();
+      this.#end();
     }
   }
 

@@ -141,14 +141,15 @@ export class Engine {
           resolved.clock,
         )
       : undefined;
-    lane = new KeyLane(key, keyOptions, resolved.clock, resolved.random, shared);
-    lanes.set(key, lane);
-    if (lanes.size > MAX_KEYS) {
+    // Room first, so the new key's own lane is never the one forgotten.
+    if (lanes.size >= MAX_KEYS) {
       for (const [oldKey, old] of lanes) {
-        if (lanes.size <= MAX_KEYS) break;
+        if (lanes.size < MAX_KEYS) break;
         if (old.idle) lanes.delete(oldKey);
       }
     }
+    lane = new KeyLane(key, keyOptions, resolved.clock, resolved.random, shared);
+    lanes.set(key, lane);
     return lane;
   }
 

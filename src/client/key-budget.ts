@@ -4,7 +4,13 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { RetryBudgetOptions, RetryBudgetState } from '../core/retry-budget.js';
-import { depositRequest, newRetryBudget, retriesLeft, withdrawRetry } from '../core/retry-budget.js';
+import {
+  depositRequest,
+  newRetryBudget,
+  refundRetry,
+  retriesLeft,
+  withdrawRetry,
+} from '../core/retry-budget.js';
 
 /** The retry budget of one key. */
 export class KeyBudget {
@@ -32,7 +38,13 @@ export class KeyBudget {
     return allowed;
   }
 
-  /** Retries allowed so far. */
+  /** Gives back a retry {@link withdraw} allowed that was never sent (its call ended first). */
+  refund(): void {
+    refundRetry(this.#state, this.#options);
+    this.#retries--;
+  }
+
+  /** Retries allowed so far (and sent, or still to be). */
   get retries(): number {
     return this.#retries;
   }

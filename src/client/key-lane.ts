@@ -32,6 +32,8 @@ export class KeyLane {
   readonly #turn: TurnContext;
   #waitedMs = 0;
   #rateLimited = 0;
+  /** Calls of this key not ended yet (waiting, in flight or in a retry's backoff). */
+  #calls = 0;
 
   /**
    * With `shared`, the gate comes from the store, and so does pacing once the shared quota paces
@@ -51,6 +53,15 @@ export class KeyLane {
     this.#line = new WaitingLine(clock);
     const addWait = (ms: number) => this.addWait(ms);
     this.#turn = { pacer: this.#pacer, line: this.#line, shared, clock, addWait };
+  }
+
+  /** A call of this key began; {@link callEnded} when it ends, however it ends. */
+  callStarted(): void {
+    this.#calls++;
+  }
+
+  callEnded(): void {
+    this.#calls--;
   }
 
   /** Adds to the waited total. */
@@ -107,10 +118,10 @@ export class KeyLane {
     this.#pacer.settleCost(ticket, costs);
   }
 
-  /** True when nothing is in flight, nobody waits and the gate is open: the key may be forgotten. */
+  /** True when no call of the key is under way and the gate is open: the key may be forgotten. */
   get idle(): boolean {
     const now = this.#clock.now();
-    return this.#pacer.inFlight === 0 && this.#line.waiting === 0 && this.#pacer.gateSnapshot(now).open;
+    return this.#calls === 0 && this.#pacer.inFlight === 0 && this.#pacer.gateSnapshot(now).open;
   }
 
   stats(): KeyStats {

@@ -5,7 +5,7 @@
  * when a gate closed meanwhile.
  */
 import type { Clock } from '../core/clock.js';
-import { AbortError } from '../errors.js';
+import { AbortError, DeadlineExceededError } from '../errors.js';
 import type { Costs } from './cost.js';
 import type { Pacer, Ticket } from './pacer.js';
 import { awaitBooking, bookShared } from './shared-booking.js';
@@ -38,7 +38,20 @@ export async function waitTurn(
   line.enter();
   try {
     for (;;) {
-      const ticket = await line.join(() => atHead(key, cost, waiter), priority, signal);
+      let granted: Ticket | undefined;
+      const head = async () => {
+        granted = await atHead(key, cost, waiter);
+        return granted;
+      };
+      let ticket: Ticket;
+      try {
+        ticket = await line.join(head, priority, signal);
+      } catch (error) {
+        // p-queue races the call's signal against its head: an abort can win after the head was
+        // granted its ticket (counted in flight, or the outage probe), which then goes back.
+        if (granted) giveBack(granted);
+        throw error;
+      }
       if (ticket.dueInMs === 0) return ticket;
       const started = clock.now();
       try {
@@ -48,7 +61,9 @@ export async function waitTurn(
       }
     }
   } catch (error) {
-    if (signal?.aborted && !(error instanceof AbortError)) throw new AbortError(signal.reason);
+    // An abort for the deadline keeps its own error; any other is the caller's `AbortError`.
+    if (signal?.aborted && !(error instanceof AbortError) && !(error instanceof DeadlineExceededError))
+      throw new AbortError(signal.reason);
     throw error;
   } finally {
     line.leave();
@@ -59,6 +74,8 @@ export async function waitTurn(
 async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): Promise<Ticket> {
   const { pacer, line, shared, clock } = key;
   const signal = waiter.signal;
+  /** The wait last reported: waking early to the same wait (or a shorter one) is not a new one. */
+  let reported: { reason: string; until: number } | null = null;
   for (;;) {
     if (signal?.aborted) throw new AbortError(signal.reason);
     const now = clock.now();
@@ -69,7 +86,10 @@ async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): P
       if (booked) return booked;
       continue;
     }
-    waiter.checkWait(delay);
+    const until = now + delay.ms;
+    const repeat = reported !== null && reported.reason === delay.reason && until <= reported.until;
+    waiter.checkWait(delay, repeat);
+    if (!repeat) reported = { reason: delay.reason, until };
     await line.sleep(delay.ms, signal);
     key.addWait(clock.now() - now);
   }

@@ -10,8 +10,11 @@ import type { Delay } from './pacer.js';
 
 /** A call in the line: it decides whether a wait is acceptable, and may abort it. */
 export interface Waiter {
-  /** Throws to give up (deadline, `maxRetryAfterMs`); reports the wait (events). */
-  checkWait(delay: Delay): void;
+  /**
+   * Throws to give up (deadline, `maxRetryAfterMs`); reports the wait (events) unless it is a
+   * `repeat` of a wait already reported (the call woke early and waits on for the same end).
+   */
+  checkWait(delay: Delay, repeat?: boolean): void;
   /** Aborts the wait. Read only once the call has to wait. */
   readonly signal: AbortSignal | undefined;
 }

@@ -69,6 +69,11 @@ export function withdrawRetry(state: RetryBudgetState, options: RetryBudgetOptio
   return true;
 }
 
+/** Gives back a retry withdrawn and then not sent (its call ended first), at most to the reserve. */
+export function refundRetry(state: RetryBudgetState, options: RetryBudgetOptions): void {
+  state.balance = Math.min(budgetReserve(options), state.balance + 1);
+}
+
 /** Whole retries available now. */
 export function retriesLeft(state: RetryBudgetState, options: RetryBudgetOptions, now: number): number {
   accrue(state, options, now);
