@@ -12,6 +12,19 @@ export interface CorsOptions {
   maxAgeSeconds?: number;
 }
 
+/**
+ * `Vary` is a list: the limiter's field (`Origin`) joins what a handler already varies on, never
+ * replaces it nor is replaced by it. `existing` as set (`null` when unset; `*` varies on everything).
+ */
+export function varyWith(existing: string | null | undefined, field: string): string {
+  if (existing == null || existing.trim() === '') return field;
+  const fields = existing.split(',').map((f) => f.trim().toLowerCase());
+  return fields.includes('*') || fields.includes(field.toLowerCase()) ? existing : `${existing}, ${field}`;
+}
+
+/** True for the `Vary` field, whose values are merged rather than replaced (see {@link varyWith}). */
+export const isVary = (name: string): boolean => name.length === 4 && name.toLowerCase() === 'vary';
+
 /** `true` for `{}` (any origin); `false`/`undefined` for no CORS headers. */
 export type CorsOption = boolean | CorsOptions | undefined;
 

@@ -42,11 +42,14 @@ export class MetricsRecorder {
    * @param maxKeys most keys tracked in each map. @param windowMs the `refusedKeys` window.
    * @param clock when refusals happen (read only for refusals and snapshots).
    */
+  readonly #maxKeys: number;
+
   constructor(
     maxKeys: number,
     readonly windowMs: number,
     readonly clock: Clock,
   ) {
+    this.#maxKeys = maxKeys;
     const generation = Math.max(1, Math.floor(maxKeys / 2));
     this.#keys = new Generations(generation);
     this.#refusedAt = new Generations(generation);
@@ -76,6 +79,7 @@ export class MetricsRecorder {
     for (const [, at] of this.#refusedAt.entries()) if (now - at < this.windowMs) refusedKeys++;
     const keys = [...this.#keys.entries()].map(([, entry]) => ({ ...entry }));
     keys.sort((a, b) => b.refused + b.wouldRefuse - (a.refused + a.wouldRefuse));
-    return { ...this.#totals, refusedKeys, keys };
+    // Two generations of half the keys each hold one more than `maxKeys` when it is odd: never reported.
+    return { ...this.#totals, refusedKeys, keys: keys.slice(0, this.#maxKeys) };
   }
 }

@@ -1,4 +1,5 @@
 import { type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isVary, varyWith } from './cors.js';
 import { systemDateText } from './date-text.js';
 import type { HeaderList } from './headers/types.js';
 
@@ -39,8 +40,17 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
   next: for (let i = 0; i < ours.length; i++) {
     const [name, value] = ours[i]!;
     if (value === nodeDate && name === 'Date') continue;
-    if (anySet && res.hasHeader(name)) continue;
-    for (let j = 0; j < theirs; j += 2) if (same(flat[j], name)) continue next;
+    // `Vary` is a list: ours joins the handler's (see `varyWith`); any other field of theirs wins.
+    const vary = isVary(name);
+    if (anySet && res.hasHeader(name)) {
+      if (vary) res.setHeader(name, varyWith(String(res.getHeader(name)), value));
+      continue;
+    }
+    for (let j = 0; j < theirs; j += 2)
+      if (same(flat[j], name)) {
+        if (vary) flat[j + 1] = varyWith(String(flat[j + 1]), value);
+        continue next;
+      }
     flat.push(name, value);
   }
   return flat;

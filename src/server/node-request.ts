@@ -16,7 +16,29 @@ export function nodeHeaders(req: IncomingMessage): LimitRequest['headers'] {
   return new NodeHeaders(req.headers);
 }
 
-/** A light {@link LimitRequest} view over a node `IncomingMessage` (no `Request` is built). */
+/**
+ * A light {@link LimitRequest} view over a node `IncomingMessage` (no `Request` is built). Its
+ * `url` is absolute, as a Web `Request`'s (the scheme of the socket, the `Host`, and under Express
+ * the URL before any mount path was stripped), made only when read: the default key reads none.
+ */
+class NodeRequest implements LimitRequest {
+  readonly method: string;
+  readonly headers: NodeHeaders;
+
+  constructor(readonly req: IncomingMessage & { originalUrl?: string }) {
+    this.method = req.method ?? 'GET';
+    this.headers = new NodeHeaders(req.headers);
+  }
+
+  get url(): string {
+    const { req } = this;
+    const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
+    const host = req.headers.host ?? req.headers[':authority'] ?? 'localhost';
+    return `${scheme}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+  }
+}
+
+/** A light {@link LimitRequest} view over a node `IncomingMessage` (see {@link NodeRequest}). */
 export function nodeRequest(req: IncomingMessage): LimitRequest {
-  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: new NodeHeaders(req.headers) };
+  return new NodeRequest(req);
 }

@@ -1,5 +1,6 @@
 import type { HeadwayError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
+import { isVary, varyWith } from './cors.js';
 import type { HeaderList } from './headers/types.js';
 import type { ResolvedPolicy } from './policy.js';
 
@@ -33,11 +34,17 @@ export function refusalResponse(outcome: LimitOutcome): Response {
 /** `response` with the outcome's headers set (copied into a new `Response` if its headers are immutable). */
 export function withRateLimitHeaders(response: Response, outcome: LimitOutcome): Response {
   try {
-    for (const [name, value] of outcome.headers) response.headers.set(name, value);
+    setAll(response.headers, outcome.headers);
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    for (const [name, value] of outcome.headers) copy.headers.set(name, value);
+    setAll(copy.headers, outcome.headers);
     return copy;
   }
+}
+
+/** Sets each of `list` on `headers`; `Vary` joins the handler's own (see {@link varyWith}). */
+function setAll(headers: Headers, list: HeaderList): void {
+  for (const [name, value] of list)
+    headers.set(name, isVary(name) ? varyWith(headers.get(name), value) : value);
 }

@@ -72,7 +72,9 @@ export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOpt
     } catch (error) {
       return next(error);
     }
-    if (isPromise(outcome)) outcome.then((decided) => answer(decided, request, res, next, cors), next);
+    // A throw while answering (headers already sent by another middleware) goes to `next`, as it
+    // does from the synchronous path, never to an unhandled rejection.
+    if (isPromise(outcome)) outcome.then((decided) => answer(decided, request, res, next, cors)).catch(next);
     else answer(outcome, request, res, next, cors);
   };
 }

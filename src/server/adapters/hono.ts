@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
+import { type CorsOption, corsHeaders, isPreflight, isVary, preflightHeaders, varyWith } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
@@ -25,9 +25,14 @@ function socketIp(c: Context): string | undefined {
 async function onContext(c: Context, next: Next, headers: HeaderList): Promise<void> {
   for (const [name, value] of headers) c.header(name, value);
   await next();
-  const first = headers[0];
-  if (first && c.res.headers.get(first[0]) === null)
-    for (const [name, value] of headers) c.header(name, value);
+  // Each field the response lacks goes on it (a handler's own of the same name wins), and `Vary`
+  // joins the handler's (see `varyWith`).
+  const sent = c.res.headers;
+  for (const [name, value] of headers) {
+    const theirs = sent.get(name);
+    if (theirs === null) c.header(name, value);
+    else if (isVary(name)) c.header(name, varyWith(theirs, value));
+  }
 }
 
 /**

@@ -47,10 +47,8 @@ function nodeLimiter(
       }
       const outcome = decide(request, { ip: req.socket.remoteAddress });
       if (!isPromise(outcome)) return apply(outcome, res, request, cors);
-      return outcome.then(
-        (o) => apply(o, res, request, cors),
-        () => failed(res),
-      );
+      // One catch for the decision and the answer: a throw in either is a 500, never unhandled.
+      return outcome.then((o) => apply(o, res, request, cors)).catch(() => failed(res));
     } catch {
       return failed(res);
     }
