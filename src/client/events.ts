@@ -48,9 +48,11 @@ export class EventChannel<T> {
 
   /** Subscribes; returns the unsubscribe function. */
   subscribe = (listener: Listener<T>): (() => void) => {
-    this.#listeners = [...this.#listeners, listener];
+    // An entry of its own per subscription: unsubscribing one leaves another of the same listener.
+    const entry: Listener<T> = (event) => listener(event);
+    this.#listeners = [...this.#listeners, entry];
     return () => {
-      this.#listeners = this.#listeners.filter((l) => l !== listener);
+      this.#listeners = this.#listeners.filter((l) => l !== entry);
     };
   };
 

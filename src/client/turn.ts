@@ -35,6 +35,9 @@ export async function waitTurn(
     pacer.cancel(ticket, clock.now());
     line.notify();
   };
+  // The whole turn counts as the key's waiting, as it does for the call (`facts.waitedMs`): behind
+  // the head, at it, and for booked units.
+  const entered = clock.now();
   line.enter();
   try {
     for (;;) {
@@ -53,12 +56,7 @@ export async function waitTurn(
         throw error;
       }
       if (ticket.dueInMs === 0) return ticket;
-      const started = clock.now();
-      try {
-        if (await awaitBooking(ticket, pacer, clock, waiter, signal, giveBack)) return ticket;
-      } finally {
-        key.addWait(clock.now() - started);
-      }
+      if (await awaitBooking(ticket, pacer, clock, waiter, signal, giveBack)) return ticket;
     }
   } catch (error) {
     // An abort for the deadline keeps its own error; any other is the caller's `AbortError`.
@@ -67,6 +65,7 @@ export async function waitTurn(
     throw error;
   } finally {
     line.leave();
+    key.addWait(clock.now() - entered);
   }
 }
 
@@ -91,6 +90,5 @@ async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): P
     waiter.checkWait(delay, repeat);
     if (!repeat) reported = { reason: delay.reason, until };
     await line.sleep(delay.ms, signal);
-    key.addWait(clock.now() - now);
   }
 }

@@ -65,7 +65,8 @@ function refilled(tokens: number, updatedAt: number, perMs: number, at: number):
  * stepped back (or did not move) changes nothing.
  */
 function tokensAt(tokens: number, updatedAt: number, burst: number, perMs: number, at: number): number {
-  if (!(at > updatedAt) || tokens >= burst) return tokens;
+  // Tokens held above the burst (a key whose limit was lowered) are clamped to it too.
+  if (!(at > updatedAt) || tokens >= burst) return Math.min(tokens, burst);
   return Math.min(burst, refilled(tokens, updatedAt, perMs, at));
 }
 

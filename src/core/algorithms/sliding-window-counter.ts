@@ -23,11 +23,14 @@ import { type Algorithm, type AlgorithmState, remainingOf } from './types.js';
 
 /** The counts as seen at `now`, rolled over to `now`'s window. */
 function counts(state: AlgorithmState, limit: StoreLimit, now: number): [number, number, number] {
-  const start = Math.floor(now / limit.windowMs) * limit.windowMs;
+  const index = Math.floor(now / limit.windowMs);
+  const start = index * limit.windowMs;
   if (state?.length !== 3) return [start, 0, 0];
   const [stored, current, previous] = state as [number, number, number];
   if (stored === start) return [start, current, previous];
-  if (stored === start - limit.windowMs) return [start, 0, current];
+  // The window before, written as its start was (`index · windowMs`): `start − windowMs` can
+  // differ from it in the last bit when the window is not a whole number of ms.
+  if (stored === (index - 1) * limit.windowMs) return [start, 0, current];
   return [start, 0, 0];
 }
 

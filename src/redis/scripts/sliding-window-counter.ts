@@ -5,7 +5,7 @@ import { PRELUDE } from './prelude.js';
  * Sliding window counter: the previous fixed window's count, decaying linearly, plus the current.
  *
  * - `key`: string state `window start, cur, prev, ts`; windows epoch-aligned on Redis time, their
- *   starts stored and compared as the memory algorithm does (`start − windowMs` is the window before).
+ *   starts stored and compared as the memory algorithm does (`(k − 1)·windowMs` is the window before).
  * - `limit`, `window` (ms), `cost`: the call's inputs.
  * - at time t in window k (elapsed e = t − k·windowMs):
  *   `estimate = prev·(1 − e/windowMs) + cur`, where a roll to window k+1 makes `prev = cur, cur = 0`
@@ -30,9 +30,10 @@ s_prev = s_prev or 0
 -- The window start at time t, and the (prev, cur) pair seen then from a state stored for the
 -- window starting at \`stored\` (as the memory algorithm's \`counts\`).
 local function rolled(t, stored, prev, cur)
-  local start = math.floor(t / window) * window
+  local k = math.floor(t / window)
+  local start = k * window
   if stored == start then return start, prev, cur end
-  if stored == start - window then return start, cur, 0 end
+  if stored == (k - 1) * window then return start, cur, 0 end
   return start, 0, 0
 end
 local function estimate_at(t, stored, prev, cur)

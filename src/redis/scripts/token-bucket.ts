@@ -18,8 +18,7 @@ export const tokenBucketScript = defineScript(
   'headway:token-bucket',
   `${PRELUDE}
 local function refill(tk, at, t, limit, pms)
-  if not (t > at) then return tk end
-  if tk >= limit then return tk end
+  if not (t > at) or tk >= limit then return math.min(tk, limit) end
   return math.min(limit, tk + (t - at) * pms)
 end
 
