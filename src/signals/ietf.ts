@@ -164,6 +164,12 @@ function optionalMs(value: BareItem | undefined): number | null | undefined {
   return seconds === null ? undefined : seconds * 1000;
 }
 
+/** A policy's window `w`: optional, and when given a positive Integer (drafts 10–11 §3.1.3: "non-zero"). */
+function optionalWindowMs(value: BareItem | undefined): number | null | undefined {
+  const ms = optionalMs(value);
+  return ms === 0 ? undefined : ms;
+}
+
 function unitOf(item: IetfItem): string {
   const unit = item.quotaUnit;
   return typeof unit === 'string' && unit.length > 0 ? unit : DEFAULT_UNIT;
@@ -176,7 +182,7 @@ function readPolicies(value: string): PolicyReading[] | null {
   let readings: PolicyReading[] | null = null;
   for (const item of items) {
     const quota = required(item.quota);
-    const windowMs = optionalMs(item.window);
+    const windowMs = optionalWindowMs(item.window);
     if (quota === null || windowMs === undefined) continue;
     const partitionKey = byteSequenceText(item.partitionKey);
     readings = append(readings, { name: item.name, quota, windowMs, partitionKey, unit: unitOf(item) });

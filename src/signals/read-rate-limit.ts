@@ -71,13 +71,18 @@ const FAMILIES: readonly (readonly [RateLimitDialect, FamilyReader])[] = [
 /** Statuses whose exhausted windows say how long to wait when no retry field does (rule 5). */
 const EXHAUSTION_STATUSES = new Set([403, 429, 503]);
 
-const AGE = /^\d{1,20}$/;
+const AGE = /^\d+$/;
 
-/** True when `Age` is a positive delta-seconds: the response came from a cache (rule 12). */
+/**
+ * True when `Age` is a positive delta-seconds: the response came from a cache (rule 12). Several
+ * values (two field lines, joined) are read by the first (RFC 9111 §5.1); one too large to
+ * represent is still positive (§1.2.2).
+ */
 function fromCache(fields: Fields): boolean {
   const age = fields.get('age');
   if (age === null) return false;
-  const text = trimOws(age);
+  const comma = age.indexOf(',');
+  const text = trimOws(comma < 0 ? age : age.slice(0, comma));
   return AGE.test(text) && /[1-9]/.test(text);
 }
 
