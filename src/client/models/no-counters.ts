@@ -498,7 +498,15 @@ export const noCountersModel: ServerModel<NoCountersModelState> = {
       if (s.probeMark !== null || inFlight > 0) return Number.POSITIVE_INFINITY;
       return Math.max(0, s.holdUntil - now);
     }
-    return tokenDelay(s, cost, 0, now, inFlight, s.lastActivity);
+    // The pace ramps up with time, but the stored rate moves only with answers: with none in flight
+    // none will come, so the pace is taken as of now, and looked at again one step later.
+    const ramping = inFlight === 0 && s.rateHigh > UNBOUNDED_RATIO * s.rateLow;
+    if (ramping) {
+      refill(s, now, 0);
+      s.rate = paceAt(s, now);
+    }
+    const ms = tokenDelay(s, cost, 0, now, inFlight, s.lastActivity);
+    return ramping ? Math.min(ms, RAMP_STEP_MS) : ms;
   },
 
   sent(s, cost, now, mark, inFlightBefore) {
@@ -508,7 +516,11 @@ export const noCountersModel: ServerModel<NoCountersModelState> = {
     s.firstSentAt ??= now;
     if (s.phase === 'probe' && s.probeMark === null) {
       // The probe opens a new episode: the last one is final now (everything of it was answered).
-      s.episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
+      // A refused probe's episode holds nothing: it is not kept, or enough of them would push
+      // every real episode out (and an empty one bounds no burst).
+      const { admitted, refused } = s.current;
+      if (admitted.length > 0 || refused.length > 0)
+        s.episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
       s.current = newEpisode();
       s.probeMark = mark;
       s.episodeMark = mark - cost;
