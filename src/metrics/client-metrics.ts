@@ -29,23 +29,8 @@ export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => vo
     unit: instruments.clientGiveUps.unit,
     description: 'Calls that stopped retrying',
   });
-  const gateClosed = meter.createObservableCounter(instruments.clientGateClosed.name, {
-    unit: instruments.clientGateClosed.unit,
-    description: "Time each key's gate has been closed",
-  });
-  const budget = meter.createObservableGauge(instruments.clientBudget.name, {
-    unit: instruments.clientBudget.unit,
-    description: "Retries each key's retry budget allows now",
-  });
-
-  const observe = (result: BatchObservableResult) => {
-    for (const s of fetch.stats()) {
-      const key = { [attributes.key]: s.key };
-      result.observe(gateClosed, s.gate.closedMs / 1000, key);
-      result.observe(budget, s.budgetLeft, key);
-    }
-  };
-  meter.addBatchObservableCallback(observe, [gateClosed, budget]);
+  const observed = observedOn(meter);
+  observed.clients.add(fetch);
   const offs = [
     fetch.onThrottle((e) =>
       wait.record(e.waitMs / 1000, { [attributes.key]: e.key, [attributes.waitReason]: e.reason }),
@@ -56,6 +41,54 @@ export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => vo
   ];
   return () => {
     for (const off of offs) off();
-    meter.removeBatchObservableCallback(observe, [gateClosed, budget]);
+    observed.clients.delete(fetch);
   };
+}
+
+/** The clients recorded on one meter, and the one callback that observes them all. */
+interface Observed {
+  clients: Set<HeadwayFetch>;
+}
+
+const observedByMeter = new WeakMap<Meter, Observed>();
+
+/**
+ * One batch callback per meter over every client recorded on it: a key's gate-closed time and
+ * retry budget are the sums over the clients (a callback per client would report the same series
+ * twice, the last report replacing the other). A key a client forgot (past 10,000 keys) starts
+ * again from 0: to a backend, a counter reset.
+ */
+function observedOn(meter: Meter): Observed {
+  let observed = observedByMeter.get(meter);
+  if (observed) return observed;
+  const gateClosed = meter.createObservableCounter(instruments.clientGateClosed.name, {
+    unit: instruments.clientGateClosed.unit,
+    description: "Time each key's gate has been closed",
+  });
+  const budget = meter.createObservableGauge(instruments.clientBudget.name, {
+    unit: instruments.clientBudget.unit,
+    description: "Retries each key's retry budget allows now",
+  });
+  const clients = new Set<HeadwayFetch>();
+  meter.addBatchObservableCallback(
+    (result: BatchObservableResult) => {
+      const totals = new Map<string, { closedMs: number; budgetLeft: number }>();
+      for (const client of clients)
+        for (const s of client.stats()) {
+          const total = totals.get(s.key) ?? { closedMs: 0, budgetLeft: 0 };
+          total.closedMs += s.gate.closedMs;
+          total.budgetLeft += s.budgetLeft;
+          totals.set(s.key, total);
+        }
+      for (const [key, total] of totals) {
+        const labels = { [attributes.key]: key };
+        result.observe(gateClosed, total.closedMs / 1000, labels);
+        result.observe(budget, total.budgetLeft, labels);
+      }
+    },
+    [gateClosed, budget],
+  );
+  observed = { clients };
+  observedByMeter.set(meter, observed);
+  return observed;
 }
