@@ -6,12 +6,11 @@
  * the redirect for that reason. With Headway composed between the two, the context must still
  * reach the cache. Real servers on 127.0.0.1; no timing.
  */
-import { once } from 'node:events';
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { Agent, interceptors, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { listen } from '../server/loopback.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -19,14 +18,9 @@ afterEach(async () => {
 });
 
 async function serve(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await listen(listener);
+  cleanups.push(server.close);
+  return server.url;
 }
 
 describe('headwayInterceptor between undici’s redirect and cache interceptors', () => {

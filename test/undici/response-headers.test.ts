@@ -7,12 +7,10 @@
  * built-in `fetch` is undici 8's, so under `installGlobal` it reads them too. Real servers on
  * 127.0.0.1; no timing.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { headwayInterceptor, installGlobal } from '../../src/undici/index.js';
+import { listen } from '../server/loopback.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -21,20 +19,15 @@ afterEach(async () => {
 
 /** `/moved` redirects to `/final`; every other path answers 200 with a few headers. */
 async function serve(): Promise<string> {
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     if (req.url === '/moved') res.writeHead(302, { location: '/final' }).end();
     else
       res
         .writeHead(200, { 'content-type': 'text/plain', 'x-answer': 'yes', 'set-cookie': ['a=1', 'b=2'] })
         .end(`at ${req.url}`);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  cleanups.push(server.close);
+  return server.url;
 }
 
 function paced() {
