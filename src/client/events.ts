@@ -8,7 +8,7 @@ import type { RetryReason } from './retry-policy.js';
 export interface ThrottleEvent {
   key: string;
   waitMs: number;
-  /** `pacing` (local bucket), `gate` (server hint or outage), `remaining` (server said 0 left). */
+  /** `pacing` (the key's pace, a window spent included), `gate` (a server's hint), `outage` (an outage backoff or probe). */
   reason: 'pacing' | 'gate' | 'outage';
 }
 

@@ -102,7 +102,7 @@ export class KeyLane {
     if (shared) {
       if (gateMs !== null) shared.holdGate(gateMs);
       if (shared.learns && shared.learn(this.#pacer.snapshot(now), signal))
-        this.#pacer.sharePacing(Math.min(this.options.maxConcurrent, shared.inFlightShare));
+        this.#pacer.sharePacing(shared.paces, Math.min(this.options.maxConcurrent, shared.inFlightShare));
     }
     this.#line.notify();
   }

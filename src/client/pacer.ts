@@ -213,9 +213,12 @@ export class Pacer {
     this.#noCounters = options.rate === undefined ? newNoCounters(now) : null;
   }
 
-  /** From now on a shared quota paces the key (the pacer only gates and counts), with at most `maxInFlight` in flight. */
-  sharePacing(maxInFlight: number): void {
-    this.#options = { ...this.#options, paced: false, maxInFlight };
+  /**
+   * From now on a shared quota paces the key (`shared`: the pacer only gates and counts), or no
+   * longer does (the pacer paces every window again), with at most `maxInFlight` in flight.
+   */
+  sharePacing(shared: boolean, maxInFlight: number): void {
+    this.#options = { ...this.#options, paced: !shared, maxInFlight };
   }
 
   /** Attempts sent (granted and not given back). */

@@ -35,18 +35,23 @@ export async function bookShared(
 export async function awaitBooking(
   ticket: Ticket,
   pacer: Pacer,
+  shared: SharedQuota,
   clock: Clock,
   waiter: Waiter,
   signal: AbortSignal | undefined,
   giveBack: (ticket: Ticket) => void,
 ): Promise<boolean> {
+  let sharedGateMs: number;
   try {
     waiter.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
     await clock.sleep(ticket.dueInMs, signal);
+    // Another process may have been refused meanwhile: the shared gate is asked again.
+    sharedGateMs = await shared.gateWait();
   } catch (error) {
     giveBack(ticket);
     throw error;
   }
+  if (sharedGateMs > 0) pacer.gate.hold(sharedGateMs, 'retry-after', clock.now());
   if (pacer.gate.waitMs(clock.now()) <= 0) return true;
   giveBack(ticket);
   return false;

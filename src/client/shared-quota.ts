@@ -157,7 +157,8 @@ export class SharedQuota {
    * exhausted closes the shared gate until that window resets; once the pacer knows the server's
    * request rate and burst (and the server reports no window in other units, such as tokens),
    * bookings follow them. True when the booking figures changed (first learned, or moved by more
-   * than 10 %: smaller moves keep the current ones).
+   * than 10 %: smaller moves keep the current ones), or bookings stopped (a window in other units
+   * appeared after them: each process paces every window from its own view again).
    */
   learn(learned: PacerSnapshot, signal: RateLimitSignal | null): boolean {
     // Until bookings pace the key, each process paces alone: a window one of them sees exhausted
@@ -172,7 +173,14 @@ export class SharedQuota {
     }
     // Bookings count requests: a key whose server also counts other units (tokens) keeps each
     // process pacing every window from its own view, and shares only the gate.
-    if (signal?.policies.some((p) => p.unit !== REQUESTS)) this.#otherUnits = true;
+    if (signal?.policies.some((p) => p.unit !== REQUESTS) && !this.#otherUnits) {
+      this.#otherUnits = true;
+      // Bookings learned at the request figures stop: each process paces every window again.
+      if (this.#booking !== null) {
+        this.#booking = null;
+        return true;
+      }
+    }
     const figures = this.#otherUnits ? null : fleetFigures(learned);
     if (!figures) return false;
     const was = this.#booking?.figures;
@@ -241,6 +249,11 @@ export class SharedQuota {
     const booked = reserve(this.#fallback, config, this.#clock.now(), Math.min(cost, config.burst));
     this.#fallback = booked.state;
     return { gateMs: 0, waitMs: booked.waitMs };
+  }
+
+  /** ms until the shared gate opens (0 when open, or when the store cannot say: best effort). */
+  async gateWait(): Promise<number> {
+    return (await this.#call(() => this.#store.gateWait(this.#key))) ?? 0;
   }
 
   /** Closes the shared gate for `ms` (best effort: a store failure leaves the local gate alone in charge). */

@@ -56,7 +56,8 @@ export async function waitTurn(
         throw error;
       }
       if (ticket.dueInMs === 0) return ticket;
-      if (await awaitBooking(ticket, pacer, clock, waiter, signal, giveBack)) return ticket;
+      if (await awaitBooking(ticket, pacer, key.shared as SharedQuota, clock, waiter, signal, giveBack))
+        return ticket;
     }
   } catch (error) {
     // An abort for the deadline keeps its own error; any other is the caller's `AbortError`.

@@ -59,7 +59,10 @@ function validateClient(client: unknown): RedisScriptClient {
  * import { Redis } from 'ioredis';
  * import { redisStore } from 'headway/redis';
  * const store = redisStore({
- *   client: new Redis(process.env.REDIS_URL, { enableOfflineQueue: false, autoResendUnfulfilledCommands: false }),
+ *   client: new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+ *     enableOfflineQueue: false,
+ *     autoResendUnfulfilledCommands: false,
+ *   }),
  * });
  * ```
  */

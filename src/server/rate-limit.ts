@@ -19,6 +19,17 @@ export interface RateLimiter {
   metrics(): RateLimitMetrics;
 }
 
+/** True for what a store must answer: `allowed`, and finite `remaining`, `resetMs` and `retryAfterMs`. */
+function isDecision(value: unknown): value is Decision {
+  const d = value as Decision | null | undefined;
+  return (
+    typeof d?.allowed === 'boolean' &&
+    Number.isFinite(d.remaining) &&
+    Number.isFinite(d.resetMs) &&
+    Number.isFinite(d.retryAfterMs)
+  );
+}
+
 /** A decision that may already be made: a value when nothing on the way was asynchronous. */
 export type Maybe<T> = T | Promise<T>;
 
@@ -93,17 +104,29 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
       body,
     };
     if (o.onDecision) {
+      // A metrics hook must never break the request it observes: neither a throw nor, from an
+      // `async` hook, a rejection.
       try {
-        o.onDecision({ ...outcome, policy: policy.name });
-      } catch {
-        // A metrics hook must never break the request it observes.
-      }
+        const done: unknown = o.onDecision({ ...outcome, policy: policy.name });
+        if (isPromise(done)) done.then(undefined, () => {});
+      } catch {}
     }
     return outcome;
   };
 
   const asStoreError = (key: string, error: unknown) =>
     isHeadwayError(error) ? error : new StoreError(key, error);
+
+  /** A store's answer: a decision, or (anything else it resolved with) a store failure. */
+  const decided = (key: string, policy: ResolvedPolicy, answer: unknown): LimitOutcome =>
+    isDecision(answer)
+      ? settle(key, policy, answer, undefined)
+      : settle(
+          key,
+          policy,
+          undefined,
+          new StoreError(key, new TypeError(`not a Decision: ${String(answer)}`)),
+        );
 
   const withPolicy = (key: string, policy: ResolvedPolicy, request: LimitRequest): Maybe<LimitOutcome> => {
     const cost = o.cost(request);
@@ -115,10 +138,10 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
       } catch (error) {
         return settle(key, policy, undefined, asStoreError(key, error));
       }
-      return settle(key, policy, decision, undefined);
+      return decided(key, policy, decision);
     }
     return callStore(key, () => store.take(key, policy.limit, cost), o.clock, o.storeTimeoutMs).then(
-      (decision) => settle(key, policy, decision, undefined),
+      (decision) => decided(key, policy, decision),
       (error: unknown) => settle(key, policy, undefined, asStoreError(key, error)),
     );
   };
