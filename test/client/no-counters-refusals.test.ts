@@ -3,25 +3,16 @@
  * bucket, dialect `none`), on the manual clock: what the no-counters model does after refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { Pacer, type PacerOptions } from '../../src/client/pacer.js';
+import { Pacer } from '../../src/client/pacer.js';
 import { verdictOf } from '../../src/client/verdict.js';
-import { defaultBackoff } from '../../src/core/backoff.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { createFetch } from '../../src/index.js';
 import { rateLimit } from '../../src/server/index.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
 import { runUntilSettled } from './fake-server.js';
+import { pacerOptions } from './pacer-options.js';
 
 const START = 10_000_000;
-
-const pacerOptions: PacerOptions = {
-  rate: undefined,
-  burst: undefined,
-  maxInFlight: Number.POSITIVE_INFINITY,
-  paced: true,
-  spread: false,
-  backoff: defaultBackoff,
-};
 
 /** Sends one unit at `now` and answers it 1 ms later with `status` and `headers` (no counters). */
 function roundTrip(pacer: Pacer, now: number, status: number, headers: Record<string, string> = {}) {
@@ -92,7 +83,7 @@ describe('no-counters model after refusals', () => {
     // The pacer on explicit times (as pacer.test.ts): 20 admitted 1 ms apart, the 21st refused
     // (`Retry-After: 1`): the server holds at most ~20 at once. Then the server stays closed and
     // six probes in a row are refused (the model's hold grows 2, 4, … 32 s), and the seventh is admitted.
-    const pacer = new Pacer(pacerOptions, () => 0, 0);
+    const pacer = new Pacer(pacerOptions(), () => 0, 0);
     let now = 0;
     for (let i = 0; i < 20; i++, now++) roundTrip(pacer, now, 200);
     roundTrip(pacer, now++, 429, { 'retry-after': '1' });

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer, type PacerOptions, type Ticket } from '../../src/client/pacer.js';
+import { Pacer, type Ticket } from '../../src/client/pacer.js';
 import { verdictOf } from '../../src/client/verdict.js';
-import { defaultBackoff } from '../../src/core/backoff.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
+import { pacerOptions } from './pacer-options.js';
 
-const options: PacerOptions = {
-  rate: undefined,
-  burst: undefined,
-  maxInFlight: Number.POSITIVE_INFINITY,
-  paced: true,
-  spread: false,
-  backoff: defaultBackoff,
-};
+const options = pacerOptions();
 const noSpread = () => 0;
 
 /** GitHub's answer: the primary window's counters, and a secondary refusal's 403 + `retry-after`. */

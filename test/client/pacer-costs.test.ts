@@ -3,22 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { Costs } from '../../src/client/cost.js';
 import { Pacer, type Ticket } from '../../src/client/pacer.js';
 import { verdictOf } from '../../src/client/verdict.js';
-import { defaultBackoff } from '../../src/core/backoff.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
+import { pacerOptions } from './pacer-options.js';
 
-const pacerOf = (rate?: number) =>
-  new Pacer(
-    {
-      rate,
-      burst: undefined,
-      maxInFlight: Number.POSITIVE_INFINITY,
-      paced: true,
-      spread: false,
-      backoff: defaultBackoff,
-    },
-    () => 0,
-    0,
-  );
+const pacerOf = (rate?: number) => new Pacer(pacerOptions({ rate }), () => 0, 0);
 
 /** OpenAI's headers: 100 requests and 1,000 tokens, each refilled to full in 1 s. */
 const openai = (requests: number, tokens: number) => ({

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Pacer, type PacerOptions } from '../../src/client/pacer.js';
+import { Pacer } from '../../src/client/pacer.js';
 import { verdictOf } from '../../src/client/verdict.js';
-import { defaultBackoff } from '../../src/core/backoff.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
+import { pacerOptions } from './pacer-options.js';
 
-const options = (o: Partial<PacerOptions> = {}): PacerOptions => ({
-  rate: undefined,
-  burst: undefined,
-  maxInFlight: Number.POSITIVE_INFINITY,
-  paced: true,
-  spread: false,
-  backoff: defaultBackoff,
-  ...o,
-});
+const options = pacerOptions;
 const noSpread = () => 0;
 
 /** A response's signal and verdict. */
