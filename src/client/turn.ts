@@ -89,7 +89,8 @@ async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): P
     const until = now + delay.ms;
     const repeat = reported !== null && reported.reason === delay.reason && until <= reported.until;
     waiter.checkWait(delay, repeat);
-    if (!repeat) reported = { reason: delay.reason, until };
+    // A wait for the next answer is no report (it has no length): a timed wait after it is a new one.
+    if (!repeat && Number.isFinite(delay.ms)) reported = { reason: delay.reason, until };
     await line.sleep(delay.ms, signal);
   }
 }

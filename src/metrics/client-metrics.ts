@@ -8,6 +8,15 @@ import type { HeadwayFetch } from '../client/create-fetch.js';
 import { attributes, instruments } from './names.js';
 
 /**
+ * The wait histogram's buckets, in seconds: OpenTelemetry's HTTP duration buckets (the SDK's
+ * default ones are shaped for milliseconds: every wait under 5 s would share one), extended to the
+ * minutes a `Retry-After` can ask for.
+ */
+const WAIT_BUCKETS_S = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 120, 300, 600,
+];
+
+/**
  * Records the client's pacing waits, retries, rate-limited answers, give-ups, gate-closed time and
  * retry budget on `meter` (`clientMetrics` in `headway/metrics` defaults it). Returns a function
  * that stops recording.
@@ -16,6 +25,7 @@ export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => vo
   const wait = meter.createHistogram(instruments.clientWait.name, {
     unit: instruments.clientWait.unit,
     description: 'Waits a call was told to take before its next attempt',
+    advice: { explicitBucketBoundaries: WAIT_BUCKETS_S },
   });
   const retries = meter.createCounter(instruments.clientRetries.name, {
     unit: instruments.clientRetries.unit,

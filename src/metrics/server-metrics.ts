@@ -17,7 +17,10 @@ export interface MetricsSource {
 export interface ServerMetrics {
   /** Pass as the limiter's `onDecision` (call it from yours if you have one). */
   onDecision(event: DecisionEvent): void;
-  /** Reports `source`'s distinct refused keys (`refusedKeys`) on every collection; returns a stop function. */
+  /**
+   * Reports `source`'s distinct refused keys (`refusedKeys`) on every collection, summed with every
+   * other limiter observed on the same meter; returns a stop function.
+   */
   observe(source: MetricsSource): () => void;
 }
 
@@ -28,28 +31,56 @@ export function decisionOf(event: DecisionEvent): DecisionValue {
   return event.wouldRefuse ? 'would_refuse' : 'refused';
 }
 
+/** The limiters observed on one meter, and the one callback that reports them all. */
+const sourcesByMeter = new WeakMap<Meter, Set<MetricsSource>>();
+
+/**
+ * One batch callback per meter over every limiter observed on it, whichever binding observed it:
+ * the refused keys are the sum over them (a callback per limiter would report the one series
+ * twice in a collection, the last report replacing the other).
+ */
+function sourcesOn(meter: Meter): Set<MetricsSource> {
+  let sources = sourcesByMeter.get(meter);
+  if (sources) return sources;
+  const refusedKeys = meter.createObservableGauge(instruments.serverRefusedKeys.name, {
+    unit: instruments.serverRefusedKeys.unit,
+    description: 'Distinct keys refused (or that would have been) within the metrics window',
+  });
+  const observed = new Set<MetricsSource>();
+  meter.addBatchObservableCallback(
+    (result: BatchObservableResult) => {
+      let total = 0;
+      for (const source of observed) total += source.metrics().refusedKeys;
+      result.observe(refusedKeys, total);
+    },
+    [refusedKeys],
+  );
+  sources = observed;
+  sourcesByMeter.set(meter, sources);
+  return sources;
+}
+
 /**
  * Counts decisions by policy — allowed, refused, would-refuse (`mode: 'observe'`), store errors —
  * and observes the number of distinct keys refused, the alert signal, on `meter`
- * (`serverMetrics` in `headway/metrics` defaults it).
+ * (`serverMetrics` in `headway/metrics` defaults it): summed over every limiter observed on the meter.
  */
 export function recordServerMetrics(meter: Meter): ServerMetrics {
   const decisions = meter.createCounter(instruments.serverDecisions.name, {
     unit: instruments.serverDecisions.unit,
     description: "The limiter's decisions",
   });
-  const refusedKeys = meter.createObservableGauge(instruments.serverRefusedKeys.name, {
-    unit: instruments.serverRefusedKeys.unit,
-    description: 'Distinct keys refused (or that would have been) within the metrics window',
-  });
   return {
     onDecision: (event) =>
       decisions.add(1, { [attributes.policy]: event.policy, [attributes.decision]: decisionOf(event) }),
     observe(source) {
-      const callback = (result: BatchObservableResult) =>
-        result.observe(refusedKeys, source.metrics().refusedKeys);
-      meter.addBatchObservableCallback(callback, [refusedKeys]);
-      return () => meter.removeBatchObservableCallback(callback, [refusedKeys]);
+      // Its own entry, so observing one limiter twice (or from two bindings) counts it twice, and each stop removes one.
+      const entry: MetricsSource = { metrics: () => source.metrics() };
+      const sources = sourcesOn(meter);
+      sources.add(entry);
+      return () => {
+        sources.delete(entry);
+      };
     },
   };
 }

@@ -36,7 +36,12 @@ export type MetricKind = 'allowed' | 'refused' | 'wouldRefuse';
 export class MetricsRecorder {
   #totals = { allowed: 0, refused: 0, wouldRefuse: 0, storeErrors: 0 };
   #keys: Generations<KeyMetrics>;
-  #refusedAt: Generations<number>;
+  /**
+   * When each key was last refused, least recently refused first (a refusal moves its key last):
+   * past `maxKeys` the oldest goes, so the count levels off at `maxKeys` and never drops by a
+   * generation.
+   */
+  readonly #refusedAt = new Map<string, number>();
 
   /**
    * @param maxKeys most keys tracked in each map. @param windowMs the `refusedKeys` window.
@@ -52,7 +57,6 @@ export class MetricsRecorder {
     this.#maxKeys = maxKeys;
     const generation = Math.max(1, Math.floor(maxKeys / 2));
     this.#keys = new Generations(generation);
-    this.#refusedAt = new Generations(generation);
   }
 
   /** Counts one decision for `key`, now. */
@@ -64,7 +68,12 @@ export class MetricsRecorder {
       this.#keys.set(key, entry);
     }
     entry[kind]++;
-    if (kind !== 'allowed') this.#refusedAt.set(key, this.clock.now());
+    if (kind !== 'allowed') {
+      const refusedAt = this.#refusedAt;
+      refusedAt.delete(key);
+      refusedAt.set(key, this.clock.now());
+      if (refusedAt.size > this.#maxKeys) refusedAt.delete(refusedAt.keys().next().value as string);
+    }
   }
 
   /** Counts one failed or timed-out store call. */
@@ -76,7 +85,7 @@ export class MetricsRecorder {
   snapshot(): RateLimitMetrics {
     const now = this.clock.now();
     let refusedKeys = 0;
-    for (const [, at] of this.#refusedAt.entries()) if (now - at < this.windowMs) refusedKeys++;
+    for (const at of this.#refusedAt.values()) if (now - at < this.windowMs) refusedKeys++;
     const keys = [...this.#keys.entries()].map(([, entry]) => ({ ...entry }));
     keys.sort((a, b) => b.refused + b.wouldRefuse - (a.refused + a.wouldRefuse));
     // Two generations of half the keys each hold one more than `maxKeys` when it is odd: never reported.
