@@ -86,10 +86,17 @@ export interface CallFacts {
   waitedMs: number;
 }
 
+/** `epochMs` as an ISO time, or as ms when no `Date` can hold it. */
+function isoTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  return Number.isNaN(date.getTime()) ? `${epochMs} ms after the epoch` : date.toISOString();
+}
+
 /**
  * The server asked for a wait longer than `maxRetryAfterMs` (a retry hint, or a window it reports
  * exhausted until a later reset): failing fast instead of waiting.
  */
+
 export class RateLimitedError extends HeadwayError {
   override name = 'RateLimitedError' as const;
   constructor(
@@ -105,7 +112,7 @@ export class RateLimitedError extends HeadwayError {
   ) {
     super(
       'HEADWAY_RATE_LIMITED',
-      `Rate limited on ${facts.key}${window === null ? '' : ` (window ${window})`}: the server asked to wait ${retryAfterMs} ms (until ${new Date(retryAt).toISOString()}), more than \`maxRetryAfterMs\` allows`,
+      `Rate limited on ${facts.key}${window === null ? '' : ` (window ${window})`}: the server asked to wait ${retryAfterMs} ms (until ${isoTime(retryAt)}), more than \`maxRetryAfterMs\` allows`,
     );
   }
 }

@@ -19,9 +19,16 @@ export interface TimeBase {
   readonly serverNow: number;
 }
 
-/** ms from the server's "now" until `epochMs`, never negative. */
+/**
+ * The longest delay a hint is read as: 2³¹ seconds, the value RFC 9111 §1.2.2 gives a
+ * delta-seconds too large to represent. A longer hint is capped to it, never dropped: a server's
+ * "wait very long" stays a wait (and fails fast against `maxRetryAfterMs`).
+ */
+export const LONGEST_DELAY_MS = 2 ** 31 * 1000;
+
+/** ms from the server's "now" until `epochMs`, never negative, at most {@link LONGEST_DELAY_MS}. */
 export function delayUntil(epochMs: number, time: TimeBase): number {
-  return Math.max(0, epochMs - time.serverNow);
+  return Math.min(LONGEST_DELAY_MS, Math.max(0, epochMs - time.serverNow));
 }
 
 /**

@@ -8,7 +8,7 @@
  * quantifiers: linear time on any input.
  */
 import type { TimeBase } from './clock-skew.js';
-import { delayUntil } from './clock-skew.js';
+import { delayUntil, LONGEST_DELAY_MS } from './clock-skew.js';
 import { parseHttpDate, utcMs } from './http-date.js';
 
 /**
@@ -49,13 +49,6 @@ export function fractionToMs(digits: string): number {
   return ms;
 }
 
-/**
- * The longest delay a hint is read as: 2³¹ seconds, the value RFC 9111 §1.2.2 gives a
- * delta-seconds too large to represent. A longer hint is capped to it, never dropped: a server's
- * "wait very long" stays a wait (and fails fast against `maxRetryAfterMs`).
- */
-export const LONGEST_DELAY_MS = 2 ** 31 * 1000;
-
 /** Whole and fractional seconds (digit strings) → ms rounded up, at most {@link LONGEST_DELAY_MS}. */
 export function secondsToMs(whole: string, fraction = ''): number {
   return Math.min(LONGEST_DELAY_MS, +whole * 1000 + fractionToMs(fraction));
@@ -77,7 +70,8 @@ const GO_PART = /(\d{1,20})(?:\.(\d{1,20}))?(h|ms|m|s|us|µs|μs|ns)/y;
 
 /**
  * A Go `time.Duration` string as OpenAI writes resets (`6m0s`, `1m30.5s`, `20ms`, `1h2m`,
- * `0.5s`) → ms, rounded up. Unsigned only; a bare number is not a duration here.
+ * `0.5s`) → ms, rounded up, at most {@link LONGEST_DELAY_MS}. Unsigned only; a bare number is not
+ * a duration here.
  */
 export function parseGoDuration(text: string): number | null {
   if (text.length === 0 || text.length > 100) return null;
@@ -91,7 +85,7 @@ export function parseGoDuration(text: string): number | null {
     ns += +m[1]! * scale + (m[2] === undefined ? 0 : +`0.${m[2]}` * scale);
   }
   const ms = Math.ceil(Math.round(ns) / 1_000_000);
-  return Number.isSafeInteger(ms) ? ms : null;
+  return Number.isFinite(ms) ? Math.min(LONGEST_DELAY_MS, ms) : null;
 }
 
 /** RFC 3339 `date-time`: `2024-04-10T18:31:42Z`, `2024-04-10T18:31:42.123+02:00`. */

@@ -8,10 +8,10 @@
  * count only if every member is valid, and then the largest wins.
  */
 import type { TimeBase } from './clock-skew.js';
-import { delayUntil } from './clock-skew.js';
+import { delayUntil, LONGEST_DELAY_MS } from './clock-skew.js';
 import { largestOfAll, MAX_FIELD_LENGTH, splitMembers, trimOws } from './fields.js';
 import { parseHttpDate, splitKeepingDates } from './http-date.js';
-import { LONGEST_DELAY_MS, secondsToMs } from './numbers.js';
+import { secondsToMs } from './numbers.js';
 
 const DELAY_SECONDS = /^(\d+)$/;
 const DECIMAL_SECONDS = /^(\d+)\.(\d{1,20})$/;

@@ -23,7 +23,7 @@ export interface RateLimitPolicy {
   remaining: number | null;
   /** ms until the quota resets (IETF `t`). */
   resetInMs: number | null;
-  /** Partition key (IETF `pk`), as the server sent it. */
+  /** Partition key (IETF `pk`): its bytes as canonical base64 (two spellings of the same bytes read alike). */
   partitionKey: string | null;
   /** Quota unit (IETF `qu`): `requests` unless the server says otherwise. */
   unit: string;
