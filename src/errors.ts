@@ -32,9 +32,18 @@ export class HeadwayError extends Error {
   }
 }
 
-/** True for any Headway error, even one thrown by another copy of the package. */
-export function isHeadwayError(value: unknown): value is HeadwayError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+/**
+ * True for any Headway error — with `code`, one of that code — even one thrown by another copy of
+ * the package: each entry (`headway`, `headway/redis`, …) carries its own error classes, so
+ * `instanceof` across entries is false, and this is the test to use.
+ */
+export function isHeadwayError(value: unknown, code?: HeadwayErrorCode): value is HeadwayError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[MARK] === true &&
+    (code === undefined || (value as HeadwayError).code === code)
+  );
 }
 
 /** An option failed validation at construction time. `option` names it. */

@@ -19,7 +19,7 @@ import { type BucketConfig, windowOf } from '../core/limit.js';
 import { withTimeout } from '../core/timeout.js';
 import type { BucketState } from '../core/token-bucket.js';
 import { reserve } from '../core/token-bucket.js';
-import { StoreTimeoutError } from '../errors.js';
+import { isHeadwayError, StoreTimeoutError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import type { RateLimitStore, StoreLimit } from '../stores/store.js';
 import { REQUESTS } from './cost.js';
@@ -219,7 +219,8 @@ export class SharedQuota {
       this.#storeWasUp = false;
       // A store that refuses is down; one that is slow once (a busy machine) is only slow: this call
       // uses the fallback, and the store is left alone only when it is slow again.
-      const slow = error instanceof StoreTimeoutError;
+      // By its code: a store from another entry (`headway/redis`) throws that entry's own class.
+      const slow = isHeadwayError(error, 'HEADWAY_STORE_TIMEOUT');
       this.#slowInARow = slow ? this.#slowInARow + 1 : 0;
       if (!slow || this.#slowInARow >= SLOW_ANSWERS_FOR_DOWN)
         this.#downUntil = this.#clock.now() + RETRY_STORE_AFTER_MS;

@@ -3,10 +3,17 @@
  * concurrency 1). The call at its head waits for the pacer, woken early by every change (an
  * answer, a cancelled ticket: {@link Changes}), while the others wait their turn.
  */
-import PQueue from 'p-queue';
+import PQueueExport from 'p-queue';
 import type { Clock } from '../core/clock.js';
 import { Changes } from './changes.js';
 import type { Delay } from './pacer.js';
+
+/**
+ * p-queue's class. p-queue is an ES module only: the CommonJS build `require`s it, which hands back
+ * its namespace, whose `default` is the class.
+ */
+const PQueue: typeof PQueueExport =
+  (PQueueExport as unknown as { default?: typeof PQueueExport }).default ?? PQueueExport;
 
 /** A call in the line: it decides whether a wait is acceptable, and may abort it. */
 export interface Waiter {

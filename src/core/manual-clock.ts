@@ -1,5 +1,6 @@
 import { AbortError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { invalid } from './validate.js';
 
 interface Sleeper {
   at: number;
@@ -47,7 +48,8 @@ export class ManualClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new AbortError(signal.reason));
-      const sleeper: Sleeper = { at: this.#now + Math.max(0, ms), seq: this.#seq++, resolve };
+      // Not a positive number of ms (0, negative, NaN): due at once, as with `systemClock`.
+      const sleeper: Sleeper = { at: this.#now + Math.max(0, ms || 0), seq: this.#seq++, resolve };
       const onAbort = () => {
         this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
         reject(new AbortError(signal?.reason));
@@ -64,9 +66,11 @@ export class ManualClock implements Clock {
 
   /**
    * Moves time forward by `ms`, stopping at each sleeper's deadline to wake it and to let the
-   * work it triggers run (which may schedule further sleeps inside the same span).
+   * work it triggers run (which may schedule further sleeps inside the same span). Rejects with
+   * `HEADWAY_INVALID_OPTION` when `ms` is not a finite number of ms of at least 0: time never steps back.
    */
   async advance(ms: number): Promise<void> {
+    if (!(Number.isFinite(ms) && ms >= 0)) invalid('ms', 'a finite number of ms of at least 0', ms);
     const target = this.#now + ms;
     await settle();
     for (;;) {

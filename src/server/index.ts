@@ -11,10 +11,22 @@ export { take } from '../core/token-bucket.js';
 export type { MemoryStore, MemoryStoreOptions } from '../stores/memory.js';
 export { memoryStore } from '../stores/memory.js';
 export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../stores/store.js';
-export { expressRateLimit } from './adapters/express.js';
+export {
+  type ExpressMiddleware,
+  type ExpressNext,
+  type ExpressRequest,
+  type ExpressResponse,
+  expressRateLimit,
+} from './adapters/express.js';
 export type { FetchAdapterOptions, FetchGuard } from './adapters/fetch.js';
 export { fetchRateLimit, withRateLimit } from './adapters/fetch.js';
-export { honoRateLimit } from './adapters/hono.js';
+export {
+  type HonoContext,
+  type HonoMiddleware,
+  type HonoNext,
+  type HonoResult,
+  honoRateLimit,
+} from './adapters/hono.js';
 export type { NodeAdapterOptions } from './adapters/node.js';
 export { limitNodeRequest, nodeRateLimit } from './adapters/node.js';
 export type { CorsOption, CorsOptions } from './cors.js';

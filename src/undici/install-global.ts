@@ -9,7 +9,8 @@
  * under `Symbol.for('undici.globalDispatcher.1')`, the slot that Node 22's (undici 6) and Node 24's
  * (undici 7) built-in `fetch` read; Node 26's (undici 8) reads the first. `setGlobalDispatcher`
  * writes both, so one install covers every supported line. Uninstalling puts both slots back as
- * they were, byte for byte, rather than wrapping the old dispatcher again.
+ * they were, byte for byte, rather than wrapping the old dispatcher again — but a dispatcher
+ * installed over Headway's since stays, in both slots or (an undici 6 or 7's) in the legacy one.
  */
 import { getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import type { EngineEvents } from '../client/engine.js';
@@ -34,13 +35,18 @@ export function installGlobal(options: InterceptorOptions = {}): GlobalUninstall
   const previousLegacy = slots[LEGACY_SLOT];
   const paced = previous.compose(interceptor);
   setGlobalDispatcher(paced);
+  /** What undici 8 wrote in the legacy slot for ours: an older undici may write over it alone. */
+  const pacedLegacy = slots[LEGACY_SLOT];
   let installed = true;
   const uninstall = () => {
     // Only once, and only while ours is still the global one: a dispatcher installed over it stays.
     if (!installed || getGlobalDispatcher() !== paced) return;
     installed = false;
+    // One an undici 6 or 7 installed over ours (it writes the legacy slot only) stays there too.
+    const legacy = slots[LEGACY_SLOT];
     setGlobalDispatcher(previous);
-    if (previousLegacy !== undefined) slots[LEGACY_SLOT] = previousLegacy;
+    const restored = legacy === pacedLegacy ? previousLegacy : legacy;
+    if (restored !== undefined) slots[LEGACY_SLOT] = restored;
   };
   return Object.assign(uninstall, interceptor);
 }

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { nodeOwnDate } from '../node-head.js';
@@ -7,12 +7,36 @@ import type { LimitOutcome } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { LimitRequest } from '../request.js';
 
+// What the middleware uses of Express, as structural types: `express` is an optional peer, and
+// `headway/server`'s declarations must not need it installed (as `headway/redis` never names ioredis).
+
+/** What the middleware reads of Express's `req`. */
+export interface ExpressRequest extends IncomingMessage {
+  /** The client address under the app's `trust proxy` setting. */
+  readonly ip?: string | undefined;
+  readonly app?: { get(setting: string): unknown };
+}
+
+/** What the middleware calls on Express's `res`. */
+export interface ExpressResponse extends ServerResponse {
+  status(code: number): this;
+  type(type: string): this;
+  send(body?: unknown): this;
+  set(fields: Record<string, string>): this;
+}
+
+/** Express's `next`: passes on, or hands an error to Express's error handling. */
+export type ExpressNext = (error?: unknown) => void;
+
+/** An Express middleware (`app.use(expressRateLimit(limiter))`). */
+export type ExpressMiddleware = (req: ExpressRequest, res: ExpressResponse, next: ExpressNext) => void;
+
 /**
  * Puts `headers` on an Express `res`, but a `Date` that is the text Node writes itself is left to
  * Node (see {@link nodeOwnDate}). `setHeader`, not `putHeaders`: Express has changed `res`'s
  * prototype, and an own `writeHead` on such an object made the response ~10 µs dearer.
  */
-export function setOnExpress(res: Response, headers: HeaderList): void {
+export function setOnExpress(res: ExpressResponse, headers: HeaderList): void {
   const nodeDate = nodeOwnDate(res);
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i]!;
@@ -27,8 +51,8 @@ export function setOnExpress(res: Response, headers: HeaderList): void {
 function answer(
   outcome: LimitOutcome,
   request: LimitRequest,
-  res: Response,
-  next: NextFunction,
+  res: ExpressResponse,
+  next: ExpressNext,
   cors: CorsOption,
 ): void {
   const { headers } = outcome;
@@ -44,7 +68,7 @@ function answer(
  * two, Express's `trust proxy` or the limiter's `trustProxy`: the latter counts its hops from
  * the address given here.
  */
-function clientAddress(req: Request): string | undefined {
+function clientAddress(req: ExpressRequest): string | undefined {
   return req.app?.get('trust proxy') ? req.ip : req.socket.remoteAddress;
 }
 
@@ -53,7 +77,10 @@ function clientAddress(req: Request): string | undefined {
  * the socket's (see {@link clientAddress}). Limiter errors go to `next`. `cors` sends CORS headers
  * and answers preflights with `204`, uncounted.
  */
-export function expressRateLimit(limiter: RateLimiter, options: { cors?: CorsOption } = {}): RequestHandler {
+export function expressRateLimit(
+  limiter: RateLimiter,
+  options: { cors?: CorsOption } = {},
+): ExpressMiddleware {
   const decide = deciderOf(limiter);
   const { cors } = options;
   return function expressRateLimitMiddleware(req, res, next) {

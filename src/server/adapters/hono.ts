@@ -1,4 +1,3 @@
-import type { Context, MiddlewareHandler, Next } from 'hono';
 import { type CorsOption, corsHeaders, isPreflight, isVary, preflightHeaders, varyWith } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
@@ -12,8 +11,34 @@ import {
   setOnOutgoing,
 } from './node-server-env.js';
 
+// What the middleware uses of Hono, as structural types: `hono` is an optional peer, and
+// `headway/server`'s declarations must not need it installed (as `headway/redis` never names ioredis).
+
+/** What the middleware uses of Hono's `Context`. */
+export interface HonoContext {
+  readonly env: unknown;
+  readonly req: { readonly raw: Request };
+  readonly res: Response;
+  header(name: string, value: string): void;
+}
+
+/** What a Hono middleware's promise settles with: a response that ends the chain, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: Hono's own middleware type, `next()`'s promise included
+export type HonoResult = Promise<Response | void>;
+
+/** Hono's `next`. */
+export type HonoNext = () => Promise<void>;
+
+/**
+ * A Hono middleware (`app.use(honoRateLimit(limiter))`). `C` is Hono's own `Context` when the `ip`
+ * option names it (`ip: (c: Context) => getConnInfo(c).remote.address`); left to inference, it
+ * is open (`any`), so an unannotated `ip` gets a context Hono's helpers accept.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: Hono's Context has private fields no structural type matches
+export type HonoMiddleware<C extends HonoContext = any> = (c: C, next: HonoNext) => HonoResult;
+
 /** The socket address under `@hono/node-server` (`c.env.incoming`), else `undefined`. */
-function socketIp(c: Context): string | undefined {
+function socketIp(c: HonoContext): string | undefined {
   return nodeServerIp(c.env);
 }
 
@@ -22,7 +47,7 @@ function socketIp(c: Context): string | undefined {
  * `c.json()` and friends build the response with them, at no extra copy), and again on a response
  * the handler built itself.
  */
-async function onContext(c: Context, next: Next, headers: HeaderList): Promise<void> {
+async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): Promise<void> {
   for (const [name, value] of headers) c.header(name, value);
   await next();
   // Each field the response lacks goes on it (a handler's own of the same name wins), and `Vary`
@@ -43,20 +68,21 @@ async function onContext(c: Context, next: Next, headers: HeaderList): Promise<v
  * in-process store it adds no promise of its own: it returns `next()`. `cors` sends CORS headers
  * and answers preflights with `204`, uncounted.
  */
-export function honoRateLimit(
+// biome-ignore lint/suspicious/noExplicitAny: see HonoMiddleware
+export function honoRateLimit<C extends HonoContext = any>(
   limiter: RateLimiter,
-  options: { ip?: (c: Context) => string | undefined; cors?: CorsOption } = {},
-): MiddlewareHandler {
+  options: { ip?: (c: C) => string | undefined; cors?: CorsOption } = {},
+): HonoMiddleware<C> {
   const decide = deciderOf(limiter);
   const ipOf = options.ip ?? socketIp;
   const { cors } = options;
   const proceed = (
-    c: Context,
-    next: Next,
+    c: C,
+    next: HonoNext,
     request: LimitRequest,
     env: NodeServerEnv | undefined,
     decided: LimitOutcome,
-  ): ReturnType<MiddlewareHandler> => {
+  ): HonoResult => {
     const outcome = cors
       ? { ...decided, headers: [...decided.headers, ...corsHeaders(cors, request, decided.headers)] }
       : decided;
@@ -65,7 +91,7 @@ export function honoRateLimit(
     setOnOutgoing(env, outcome.headers);
     return next();
   };
-  return function honoRateLimitMiddleware(c, next) {
+  return function honoRateLimitMiddleware(c: C, next: HonoNext) {
     try {
       const env = nodeServerEnv(c.env);
       const request = env ? nodeServerRequest(c, env) : c.req.raw;
