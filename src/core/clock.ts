@@ -36,7 +36,7 @@ export function steadyNow(clock: Clock): () => number {
 }
 
 /** Longest delay `setTimeout` keeps (2³¹−1 ms, ~24.8 days); beyond it Node fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * `performance`, read once: the global is a lazy accessor, and going through it on every reading

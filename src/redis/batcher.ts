@@ -48,7 +48,7 @@ export class Batcher {
     readonly client: RedisScriptClient,
     readonly timeoutMs: number,
   ) {
-    this.#perKey = (client as { isCluster?: boolean }).isCluster === true;
+    this.#perKey = client.isCluster === true;
   }
 
   /**

@@ -8,4 +8,9 @@ export interface RedisScriptClient {
   evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** `EVAL script numkeys key… arg…` (also caches the script). */
   eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
+  /**
+   * True for a Redis Cluster (ioredis's `Cluster` says so itself): only calls of one key, whose
+   * keys share a hash slot, then go in one batch. An adapter over another cluster client sets it.
+   */
+  readonly isCluster?: boolean;
 }

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../core/clock.js';
 import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
 import { reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
@@ -16,6 +17,8 @@ export interface RedisStoreOptions {
    * run, and spend a unit, after its caller gave up), and `autoResendUnfulfilledCommands: false`
    * so that a take whose reply was lost with its connection is not run again after the reconnect
    * (its caller gets a `StoreError` or `StoreTimeoutError`; re-sent, it would spend a second unit).
+   * A `Cluster` also needs `retryDelayOnFailover: 0` (it re-sends by itself after a node's
+   * connection closed), and takes `autoResendUnfulfilledCommands` under `redisOptions`.
    */
   client: RedisScriptClient;
   /**
@@ -26,7 +29,7 @@ export interface RedisStoreOptions {
   /**
    * Most ms one store call waits for Redis; then it rejects with `StoreTimeoutError`
    * (`HEADWAY_STORE_TIMEOUT`). Connection and command errors reject with `StoreError`
-   * (`HEADWAY_STORE_ERROR`, the client's error as `cause`).
+   * (`HEADWAY_STORE_ERROR`, the client's error as `cause`). At most 2³¹−1 (about 24.8 days).
    * @default 100
    */
   commandTimeoutMs?: number;
@@ -73,6 +76,9 @@ export function redisStore(options: RedisStoreOptions): RateLimitStore {
   );
   const client = validateClient(options?.client);
   const commandTimeoutMs = positive('commandTimeoutMs', merged.commandTimeoutMs);
+  // One `setTimeout` per batch: Node fires a longer one after 1 ms.
+  if (commandTimeoutMs > MAX_TIMER_MS)
+    invalid('commandTimeoutMs', `at most ${MAX_TIMER_MS} ms (about 24.8 days)`, commandTimeoutMs);
   const target: ScriptTarget = {
     client,
     prefix: validatePrefix(merged.prefix),
