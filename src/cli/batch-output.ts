@@ -44,29 +44,44 @@ export async function readRecorded(path: string): Promise<Recorded> {
 
 /** Appends results, one whole line per `write`. */
 export interface ResultWriter {
+  /** Writes one result; nothing once a write has failed. */
   write(result: BatchResult): void;
-  /** Flushes and closes (stdout is flushed, not closed). */
+  /** A write failed (the file, or stdout whose reader went away): sending more is pointless. */
+  readonly failed: boolean;
+  /** Flushes and closes (stdout is flushed, not closed); rejects with the first write error. */
   close(): Promise<void>;
 }
 
 /**
  * A writer that appends to `path`, or writes to stdout without one. The file is opened before it
  * resolves, so a path that cannot be opened fails before anything is sent; a later write error
- * fails `close()`.
+ * (on the file, or `EPIPE` on stdout piped to a reader that went away) fails `close()`.
  */
 export async function resultWriter(path: string | undefined): Promise<ResultWriter> {
   const stream: Writable = path === undefined ? process.stdout : (await open(path, 'a')).createWriteStream();
   let failure: Error | undefined;
-  if (path !== undefined)
-    stream.on('error', (error) => {
-      failure ??= error;
-    });
+  const onError = (error: Error) => {
+    failure ??= error;
+  };
+  stream.on('error', onError);
   return {
-    write: (result) => void stream.write(`${JSON.stringify(result)}\n`),
+    write: (result) => {
+      if (failure === undefined) stream.write(`${JSON.stringify(result)}\n`);
+    },
+    get failed() {
+      return failure !== undefined;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
-        if (path === undefined) stream.write('', () => resolve());
-        else stream.end(() => (failure ? reject(failure) : resolve()));
+        const settle = () => {
+          if (path === undefined) stream.off('error', onError);
+          if (failure) reject(failure);
+          else resolve();
+        };
+        if (path === undefined) {
+          if (failure || stream.destroyed) settle();
+          else stream.write('', settle);
+        } else stream.end(settle);
       }),
   };
 }

@@ -7,7 +7,10 @@ import cliProgress from 'cli-progress';
 
 /** What the progress line shows. */
 export interface ProgressSource {
+  /** Lines done, those an earlier run recorded included. */
   done: number;
+  /** Of `done`, the lines an earlier run recorded (resumed): not part of this run's rate. */
+  before?: number;
   total: number;
   /** 429s (and other rate-limited answers) seen. */
   rateLimited: number;
@@ -21,10 +24,12 @@ export interface Progress {
   stop(): void;
 }
 
+/** Seconds left as `42s` or `2m05s`: the whole rounded up first, so the seconds stay 00–59. */
 function eta(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `${whole}s`;
+  return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s`;
 }
 
 /** Starts the display on stderr. */
@@ -40,9 +45,9 @@ export function startProgress(total: number, stream: NodeJS.WriteStream = proces
   });
   bar.start(total, 0, { speed: '0.0', limited: 0, remaining: '?' });
   return {
-    update({ done, total: all, rateLimited, rate }) {
+    update({ done, before = 0, total: all, rateLimited, rate }) {
       const seconds = (performance.now() - started) / 1000;
-      const speed = seconds > 0 ? done / seconds : 0;
+      const speed = seconds > 0 ? (done - before) / seconds : 0;
       const expected = rate ?? speed;
       bar.setTotal(all);
       bar.update(done, {

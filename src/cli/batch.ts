@@ -66,7 +66,16 @@ async function redisShared(url: string): Promise<Shared> {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
   });
-  await client.connect();
+  // Errors are reported by the calls that meet them (typed store errors): not as `error` events.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    // It would go on reconnecting (and keep the process alive): one failed connect ends the run.
+    client.disconnect();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`--redis ${url}: cannot connect (${reason})`, { cause: error });
+  }
   return { store: redisStore({ client }), close: () => client.quit().then(() => {}) };
 }
 
@@ -133,7 +142,7 @@ export async function batch(argv: string[]): Promise<number> {
   };
   const progress = startProgress(total);
   let rate: number | null = null;
-  const show = () => progress.update({ done: before + done, total, rateLimited, rate });
+  const show = () => progress.update({ done: before + done, before, total, rateLimited, rate });
   const ticker = setInterval(() => {
     rate = learnedRate();
     show();
@@ -172,7 +181,8 @@ export async function batch(argv: string[]): Promise<number> {
 
   let next = 0;
   const runner = async () => {
-    while (stoppedBy === undefined && next < pending.length) {
+    // Until a signal, or the results can no longer be written (nothing more is sent then).
+    while (stoppedBy === undefined && !writer.failed && next < pending.length) {
       const result = await send(pending[next++] as BatchRequest);
       if (result) {
         record(result);

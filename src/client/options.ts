@@ -142,13 +142,18 @@ export interface ResolvedClientOptions {
   random: Random;
 }
 
-/** Validates one key's options. */
-export function validateKeyOptions(options: KeyOptions, prefix = ''): KeyOptions {
+/**
+ * Validates one key's options. `costsOne`: the client has no `cost` option, so every call costs 1
+ * request, and a burst below 1 could never let one go.
+ */
+export function validateKeyOptions(options: KeyOptions, prefix = '', costsOne = false): KeyOptions {
   const name = (field: string) => `${prefix}${field}`;
   if (options.rate !== undefined) positive(name('rate'), options.rate);
   if (options.burst !== undefined) {
     positive(name('burst'), options.burst);
     if (options.rate === undefined) invalid(name('burst'), 'set together with `rate`', options.burst);
+    if (costsOne && options.burst < 1)
+      invalid(name('burst'), 'at least 1: without a `cost` option every call costs 1 request', options.burst);
   }
   oneOf(name('quota'), options.quota, ['spend', 'spread'] as const);
   if (options.maxConcurrent !== Number.POSITIVE_INFINITY)
@@ -200,7 +205,8 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
     withDefaults(defaultKeyOptions, profile === 'batch' ? batchProfile : {}),
     keyOptions,
   );
-  validateKeyOptions(base);
+  const costsOne = cost === undefined;
+  validateKeyOptions(base, '', costsOne);
   if (fetch !== undefined) func('fetch', fetch);
   if (key !== undefined) func('key', key);
   if (policyFor !== undefined) func('policyFor', policyFor);
@@ -212,7 +218,10 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
       const prefix = `hosts[${JSON.stringify(host)}].`;
       if (typeof overrides !== 'object' || overrides === null)
         invalid(prefix.slice(0, -1), 'an object', overrides);
-      hostOptions.set(host.toLowerCase(), validateKeyOptions(withDefaults(base, overrides), prefix));
+      hostOptions.set(
+        host.toLowerCase(),
+        validateKeyOptions(withDefaults(base, overrides), prefix, costsOne),
+      );
     }
   }
   if (cost !== undefined) func('cost', cost);
@@ -259,7 +268,11 @@ export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url:
       : (hosts.get(url.host) ?? defaultPortEntry(hosts, url) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
   const options = overrides
-    ? validateKeyOptions(withDefaults(hostOptions, overrides), `policyFor(${JSON.stringify(key)}).`)
+    ? validateKeyOptions(
+        withDefaults(hostOptions, overrides),
+        `policyFor(${JSON.stringify(key)}).`,
+        resolved.cost === undefined,
+      )
     : hostOptions;
   return options;
 }
