@@ -3,7 +3,7 @@ import { algorithmNames } from '../core/algorithms/index.js';
 import { oneOf } from '../core/validate.js';
 import { dialectNames } from '../server/headers/index.js';
 import type { ServeOptions } from '../server/serve.js';
-import { numberFlag as number } from './flags.js';
+import { numberFlag as number, portFlag } from './flags.js';
 
 /** Usage of `headway serve`. */
 export const serveUsage = `usage: headway serve [options]
@@ -50,7 +50,7 @@ export function parseServeArgs(args: string[]): ServeArgs {
   });
   const text = (name: string) => values[name] as string | undefined;
   return {
-    port: number('port', text('port')),
+    port: portFlag('port', text('port')),
     host: text('host'),
     rate: number('rate', text('rate')),
     burst: number('burst', text('burst')),
@@ -64,6 +64,6 @@ export function parseServeArgs(args: string[]): ServeArgs {
     mode:
       text('mode') === undefined ? undefined : oneOf('--mode', text('mode'), ['enforce', 'observe'] as const),
     keyHeader: text('key-header'),
-    metricsPort: number('metrics-port', text('metrics-port')),
+    metricsPort: portFlag('metrics-port', text('metrics-port')),
   };
 }

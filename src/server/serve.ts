@@ -1,25 +1,29 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../core/clock.js';
 import { invalid, nonNegative, positive } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
-import type { CorsOption } from './cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import type { HeaderDialect } from './headers/types.js';
 import type { RateLimitMetrics } from './metrics.js';
+import { nodeRequest } from './node-request.js';
 import type { RateLimitOptions } from './options.js';
 import type { Policy } from './policy.js';
 import { rateLimit } from './rate-limit.js';
 
 /** Options of {@link startServer} (and the `headway serve` flags). */
 export interface ServeOptions {
-  /** Port; 0 picks a free one. @default 0 */
+  /** Port (a whole number, 0–65535); 0 picks a free one. @default 0 */
   port: number;
   /** Interface to bind. @default '127.0.0.1' */
   host: string;
   /** Sustained requests per second (bucket algorithms), or the rate a window's limit derives from. @default 10 */
   rate: number;
-  /** Burst (bucket algorithms) or requests per window (window algorithms). @default max(1, rate) or rate·window */
+  /**
+   * Burst (bucket algorithms) or requests per window (window algorithms), at least 1 (each request
+   * costs 1). @default max(1, rate), or rate·window (a whole number of requests, at least 1)
+   */
   burst: number | undefined;
   /** Window length for the window algorithms, in ms. @default 1_000 */
   windowMs: number;
@@ -77,7 +81,30 @@ export const serveDefaults: ServeOptions = {
 /** The serve policy: `{ rate, burst }` for bucket algorithms, `{ limit, windowMs }` for window ones. */
 export function servePolicy(o: Pick<ServeOptions, 'rate' | 'burst' | 'windowMs' | 'algorithm'>): Policy {
   if (o.algorithm === 'token-bucket' || o.algorithm === 'gcra') return { rate: o.rate, burst: o.burst };
-  return { limit: o.burst ?? Math.max(1, Math.round((o.rate * o.windowMs) / 1000)), windowMs: o.windowMs };
+  if (o.burst !== undefined) return { limit: o.burst, windowMs: o.windowMs };
+  // Never rounded: 0.5/s over a 1 s window admitted 1/s, twice the rate asked for.
+  const limit = (o.rate * o.windowMs) / 1000;
+  if (!(Number.isInteger(limit) && limit >= 1))
+    invalid(
+      'rate',
+      `with a window algorithm, a rate that makes rate × windowMs / 1000 a whole number of requests, at least 1 (${o.rate}/s over ${o.windowMs} ms is ${limit}); or set the window's limit with burst`,
+      o.rate,
+    );
+  return { limit, windowMs: o.windowMs };
+}
+
+/**
+ * An answer of the injected outage: `503`, with the CORS headers every answer carries (`Date`
+ * exposed), and a preflight answered as at any other time, so a browser client sees the outage.
+ */
+function outage(req: IncomingMessage, res: ServerResponse, cors: CorsOption): void {
+  const request = nodeRequest(req);
+  if (cors && isPreflight(cors, request)) {
+    res.writeHead(204, Object.fromEntries(preflightHeaders(cors, request))).end();
+    return;
+  }
+  for (const [name, value] of corsHeaders(cors, request, [['Date', '']])) res.setHeader(name, value);
+  res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
 }
 
 /** The largest `clockSkewMs`: 100 years, so a skewed `Date` is always a date. */
@@ -88,8 +115,12 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
   const o: ServeOptions = { ...serveDefaults };
   for (const [name, value] of Object.entries(options ?? {}))
     if (value !== undefined) Object.assign(o, { [name]: value });
-  nonNegative('port', o.port);
+  if (!(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65_535))
+    invalid('port', 'a whole number from 0 to 65535', o.port);
   positive('rate', o.rate);
+  // Every request costs 1: a burst (or window limit) below it would refuse them all.
+  if (o.burst !== undefined && !(o.burst >= 1))
+    invalid('burst', 'at least 1 (each request costs 1)', o.burst);
   for (const name of ['latencyMs', 'failForMs'] as const) nonNegative(name, o[name]);
   if (!(Math.abs(o.clockSkewMs) <= MAX_CLOCK_SKEW_MS))
     invalid('clockSkewMs', `a number of ms within ±${MAX_CLOCK_SKEW_MS} (100 years)`, o.clockSkewMs);
@@ -110,14 +141,22 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
     ...o.limiter,
   });
   const startedAt = clock.now();
+  /** Aborted by `close()`: an answer still in its latency then ends with its connection. */
+  const closing = new AbortController();
   const server = createServer(async (req, res) => {
     res.setHeader('Date', new Date(skewed.wallNow()).toUTCString());
     if (clock.now() - startedAt < o.failForMs) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
+      outage(req, res, o.cors);
       return;
     }
     if (!(await limitNodeRequest(limiter, req, res, { cors: o.cors }))) return;
-    if (o.latencyMs > 0) await clock.sleep(o.latencyMs);
+    if (o.latencyMs > 0) {
+      try {
+        await clock.sleep(o.latencyMs, closing.signal);
+      } catch {
+        return; // closed: the connection is gone
+      }
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
   });
   await new Promise<void>((resolve, reject) => {
@@ -132,6 +171,7 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
     metrics: () => limiter.metrics(),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        closing.abort();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

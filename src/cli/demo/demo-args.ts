@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { portFlag } from '../flags.js';
 
 /** Usage of `headway demo`. */
 export const demoUsage = `usage: headway demo [options]
@@ -27,8 +28,6 @@ export function parseDemoArgs(args: string[]): DemoOptions {
       out: { type: 'string', default: 'headway-demo-report.html' },
     },
   });
-  const port = values.port.trim() === '' ? Number.NaN : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`--port expects a port number, got "${values.port}"`);
+  const port = portFlag('port', values.port) as number;
   return { live: values.live, host: values.host, port, out: values.out };
 }

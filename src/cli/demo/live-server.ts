@@ -16,6 +16,13 @@ export interface LivePage {
   close(): Promise<void>;
 }
 
+/** The live page's static resources, by path. */
+const PAGES = new Map<string, 'html' | 'headway' | 'live'>([
+  ['/', 'html'],
+  ['/headway.js', 'headway'],
+  ['/live.js', 'live'],
+]);
+
 /** Serves the live page on `host:port` (0: a free port). */
 export async function startLivePage(options: { host: string; port: number }): Promise<LivePage> {
   const [headwayJs, liveJs] = await Promise.all([clientBundle(), liveBundle()]);
@@ -28,11 +35,20 @@ export async function startLivePage(options: { host: string; port: number }): Pr
   });
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const answer = (type: string, body: string) =>
-      res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store' }).end(body);
-    if (req.method === 'GET' && path === '/') return answer('text/html', html);
-    if (req.method === 'GET' && path === '/headway.js') return answer('text/javascript', headwayJs);
-    if (req.method === 'GET' && path === '/live.js') return answer('text/javascript', liveJs);
+    const page = PAGES.get(path);
+    if (page !== undefined) {
+      // GET, and HEAD (its head without the body); another method on a page is 405.
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      const body = page === 'html' ? html : page === 'headway' ? headwayJs : liveJs;
+      const type = page === 'html' ? 'text/html' : 'text/javascript';
+      res.writeHead(200, {
+        'content-type': `${type}; charset=utf-8`,
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
+      return req.method === 'HEAD' ? res.end() : res.end(body);
+    }
     if (path === '/favicon.ico') return res.writeHead(204).end();
     if (req.method === 'GET' && path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
