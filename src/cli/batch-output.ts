@@ -12,9 +12,13 @@ export interface Recorded {
   failed: number;
 }
 
+/** How every result line starts (`JSON.stringify` of a result puts `line` first). */
+const RESULT_START = '{"line":';
+
 /**
- * Reads `path` (missing: nothing recorded). A last line cut short by a crash is removed, so the
- * file stays valid NDJSON and that request runs again.
+ * Reads `path` (missing: nothing recorded). Every whole line must be a result, else the file is
+ * refused as it is; then a last line cut short by a crash (the start of a result) is removed, so
+ * the file stays valid NDJSON and that request runs again.
  */
 export async function readRecorded(path: string): Promise<Recorded> {
   let text: string;
@@ -24,21 +28,27 @@ export async function readRecorded(path: string): Promise<Recorded> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lines: new Set(), failed: 0 };
     throw error;
   }
+  const notResults = (row: string) =>
+    new Error(`${path} is not a results file: it holds a line that is not a result: ${row.slice(0, 80)}`);
   const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) {
-    await truncate(path, Buffer.byteLength(text.slice(0, end)));
-    text = text.slice(0, end);
-  }
+  const tail = text.slice(end);
+  if (tail !== '' && !tail.startsWith(RESULT_START)) throw notResults(tail);
   const lines = new Set<number>();
   let failed = 0;
-  for (const row of text.split('\n')) {
+  for (const row of text.slice(0, end).split('\n')) {
     if (row === '') continue;
-    const result = JSON.parse(row) as BatchResult;
-    if (!Number.isInteger(result.line))
-      throw new Error(`${path} holds a line that is not a result: ${row.slice(0, 80)}`);
+    let result: BatchResult;
+    try {
+      result = JSON.parse(row) as BatchResult;
+    } catch {
+      throw notResults(row);
+    }
+    if (!Number.isInteger(result?.line)) throw notResults(row);
     lines.add(result.line);
     if (!succeeded(result)) failed++;
   }
+  // Only now, the file known to be results: the cut-short last line goes.
+  if (tail !== '') await truncate(path, Buffer.byteLength(text.slice(0, end)));
   return { lines, failed };
 }
 

@@ -6,8 +6,8 @@
 export { algorithms } from '../core/algorithms/index.js';
 export type { Algorithm, AlgorithmReserve, AlgorithmState, AlgorithmTake } from '../core/algorithms/types.js';
 export type { BucketConfig } from '../core/limit.js';
-export type { TakeResult } from '../core/token-bucket.js';
-export { take } from '../core/token-bucket.js';
+export type { BucketState, Reservation, TakeResult } from '../core/token-bucket.js';
+export { reserve, take } from '../core/token-bucket.js';
 export type { MemoryStore, MemoryStoreOptions } from '../stores/memory.js';
 export { memoryStore } from '../stores/memory.js';
 export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../stores/store.js';
