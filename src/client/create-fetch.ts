@@ -5,6 +5,7 @@
  */
 
 import { Engine, type EngineEvents, type Transport } from './engine.js';
+import { fetchRefusedUrl } from './fetch-blocked-url.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
 import { describeRequest, isReplayable } from './request.js';
 
@@ -18,19 +19,21 @@ const cancelBody = (response: Response): void => void response.body?.cancel().ca
 const asIs = (response: Response): Response => response;
 
 /**
- * True when `fetch` rejected its arguments rather than failed to send: its `TypeError` with no
- * `cause` (a network failure is `TypeError('fetch failed', { cause })` in Node, but not in every
- * fetch), confirmed by building the same `Request`, which throws for arguments fetch refuses
- * (a GET with a body, credentials in the URL). Checked only on a failure: no cost otherwise.
+ * True when `fetch` refused the call rather than failed to send it: its `TypeError` with no `cause`
+ * (a network failure is `TypeError('fetch failed', { cause })` in Node, but not in every fetch),
+ * confirmed by building the same `Request`, which throws for arguments fetch refuses (a GET with a
+ * body, credentials in the URL); or its `TypeError` for a URL it never fetches over the network
+ * (a blocked port, another scheme: {@link fetchRefusedUrl}). Checked only on a failure.
  */
 function refusedArguments(error: unknown, input: RequestInfo | URL, init: RequestInit | undefined): boolean {
-  if (!(error instanceof TypeError) || error.cause !== undefined) return false;
+  if (!(error instanceof TypeError)) return false;
+  let url: string;
   try {
-    new Request(input, init);
-    return false;
+    url = new Request(input, init).url;
   } catch {
-    return true;
+    return error.cause === undefined;
   }
+  return fetchRefusedUrl(url, error);
 }
 
 /** Creates a cooperative `fetch`. Options are validated here, not at the first call. */

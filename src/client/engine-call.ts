@@ -102,7 +102,14 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       askedMs > this.#opts.maxRetryAfterMs &&
       Number.isFinite(askedMs)
     ) {
-      throw new RateLimitedError(this.#facts, this.#resolved.clock.wallNow() + ms, ms, undefined, window);
+      // The wait the server asked for, not the gate's spread on top of it.
+      throw new RateLimitedError(
+        this.#facts,
+        this.#resolved.clock.wallNow() + askedMs,
+        askedMs,
+        undefined,
+        window,
+      );
     }
     this.#call.checkWait(ms);
     // A wait for the next answer has no length to report: only timed waits are events.
@@ -120,7 +127,12 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
    * Decides whether to retry. Returns the delay before the retry, or null to stop (the caller
    * settles with what it has); throws when stopping must be an error.
    */
-  #planRetry(verdict: Verdict, signal: RateLimitSignal | null, answer: A | undefined): number | null {
+  #planRetry(
+    verdict: Verdict,
+    signal: RateLimitSignal | null,
+    answer: A | undefined,
+    failure?: unknown,
+  ): number | null {
     const opts = this.#opts;
     const facts = this.#facts;
     const status = statusOf(verdict);
@@ -150,7 +162,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     if (!this.#lane.budget.withdraw()) {
       this.#giveUp(status, 'budget-exhausted');
       if (opts.onBudgetExhausted === 'throw') {
-        throw new RetryBudgetExhaustedError(facts, this.#asResponse(answer));
+        throw new RetryBudgetExhaustedError(facts, this.#asResponse(answer), failure);
       }
       return null;
     }
@@ -226,7 +238,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       this.#end();
       return true;
     }
-    this.#continue(delay, sink);
+    this.#continue(delay, sink, answer);
     return false;
   }
 
@@ -250,9 +262,9 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
    * Retries after `delay`, on the loop, reporting to `sink`. From a microtask: the face reported the
    * answer from inside its transport's callback, which the next attempt is not sent from.
    */
-  #continue(delay: number, sink: CallSink<A>): void {
+  #continue(delay: number, sink: CallSink<A>, held?: A): void {
     Promise.resolve(delay)
-      .then((ms) => this.#loop(null, ms))
+      .then((ms) => this.#loop(null, ms, held))
       .then(
         (answer) => sink.deliver(answer),
         (error: unknown) => sink.fail(error),
@@ -261,9 +273,10 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
 
   /**
    * The call's loop: a backoff of `delay` first, then attempts until one ends the call. `granted`
-   * is the first attempt's ticket when it was acquired already.
+   * is the first attempt's ticket when it was acquired already; `held`, the answer whose retry this
+   * is (see {@link #retryStopped}).
    */
-  async #loop(granted: Ticket | Promise<Ticket> | null, delay: number): Promise<A> {
+  async #loop(granted: Ticket | Promise<Ticket> | null, delay: number, held?: A): Promise<A> {
     const { clock } = this.#resolved;
     const spec = this.#spec;
     const lane = this.#lane;
@@ -274,18 +287,34 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     const timeoutMs = spec.timeoutMs ?? this.#opts.timeoutMs;
     const priority = spec.priority ?? 0;
     let next: Ticket | Promise<Ticket> | null = granted;
+    /** The last answer, kept until its retry leaves: the call's to return if the retry never does. */
+    let last: A | undefined = held;
     try {
       if (delay > 0) await this.#backOff(delay);
       for (;;) {
-        // A call that may go now gets its ticket at once, without a promise.
-        next ??= lane.acquire(cost, priority, facts.attempts === 0, this);
         let ticket: Ticket;
-        if (next instanceof Promise) {
-          const waitStart = clock.now();
-          ticket = await next;
-          facts.waitedMs += clock.now() - waitStart;
-        } else ticket = next;
+        try {
+          // A call that may go now gets its ticket at once, without a promise.
+          next ??= lane.acquire(cost, priority, facts.attempts === 0, this);
+          if (next instanceof Promise) {
+            const waitStart = clock.now();
+            try {
+              ticket = await next;
+            } finally {
+              // Also when the turn ends in an error: the call waited all the same.
+              facts.waitedMs += clock.now() - waitStart;
+            }
+          } else ticket = next;
+        } catch (error) {
+          if (last !== undefined && this.#retryStopped(error, last)) return last;
+          throw error;
+        }
         next = null;
+        if (last !== undefined) {
+          // Its retry leaves: the answer it replaces is released.
+          transport.discard(last);
+          last = undefined;
+        }
         facts.attempts++;
         this.#retryOwed = false;
         const attempt = call.attemptSignal(timeoutMs);
@@ -303,11 +332,26 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
             ? this.#afterFailure(ticket, attempt, failure)
             : this.#afterAnswer(ticket, answer);
         if (retryIn === null) return answer as A;
+        last = answer;
         await this.#backOff(retryIn);
       }
+    } catch (error) {
+      if (last !== undefined) transport.discard(last);
+      throw error;
     } finally {
       this.#end();
     }
+  }
+
+  /**
+   * The retry of `last` cannot leave: the key's gate or window asks for a wait beyond
+   * `maxRetryAfterMs` (closed by another call meanwhile). The call then ends with `last`, the answer
+   * it got, as when retries are spent. Any other error (a deadline, an abort) ends it as it is.
+   */
+  #retryStopped(error: unknown, last: A): boolean {
+    if (!(error instanceof RateLimitedError)) return false;
+    this.#giveUp(last.status, 'retry-after-too-long');
+    return true;
   }
 
   /**
@@ -329,7 +373,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     call.recordStatus(null);
     const timeoutMs = this.#spec.timeoutMs ?? this.#opts.timeoutMs;
     const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;
-    const delay = this.#planRetry(verdict, null, undefined);
+    const delay = this.#planRetry(verdict, null, undefined, error);
     if (delay === null) throw error;
     return delay;
   }
@@ -372,8 +416,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       }
       return null;
     }
-    // Released before the backoff, so its connection is not held while the retry waits.
-    transport.discard(answer);
+    // Kept by the loop until the retry leaves (the call's to return if it never does).
     return delay;
   }
 }
