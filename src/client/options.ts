@@ -8,6 +8,7 @@ import { systemClock } from '../core/clock.js';
 import type { RetryBudgetOptions } from '../core/retry-budget.js';
 import { defaultRetryBudget, validateRetryBudget } from '../core/retry-budget.js';
 import {
+  clockOption,
   func,
   invalid,
   nonNegative,
@@ -173,17 +174,6 @@ export function validateKeyOptions(options: KeyOptions, prefix = '', costsOne = 
   return options;
 }
 
-/** A {@link Clock}: its three methods are functions. */
-function validateClock(clock: Clock): void {
-  const c = clock as Partial<Clock> | null;
-  if (
-    typeof c !== 'object' ||
-    c === null ||
-    ![c.now, c.wallNow, c.sleep].every((f) => typeof f === 'function')
-  )
-    invalid('clock', 'a Clock (an object with now(), wallNow() and sleep(ms, signal))', clock);
-}
-
 /** Merges and validates client options at construction. */
 export function resolveClientOptions(options: ClientOptions = {}): ResolvedClientOptions {
   if (typeof options !== 'object' || options === null) invalid('options', 'an object', options);
@@ -227,7 +217,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (cost !== undefined) func('cost', cost);
   if (settleCost !== undefined) func('settleCost', settleCost);
   if (random !== undefined) func('random', random);
-  if (clock !== undefined) validateClock(clock);
+  if (clock !== undefined) clockOption('clock', clock);
   if (store !== undefined) {
     if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);

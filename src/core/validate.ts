@@ -1,4 +1,5 @@
 import { InvalidOptionError } from '../errors.js';
+import type { Clock } from './clock.js';
 
 /** Describes a value the way validation messages show it: `` `-1` (number) ``. */
 function describe(value: unknown): string {
@@ -82,4 +83,16 @@ export function withDefaults<T extends object>(defaults: T, options: Partial<T> 
     }
   }
   return merged;
+}
+
+/** Validates a {@link Clock}: an object whose `now`, `wallNow` and `sleep` are functions. */
+export function clockOption(name: string, value: unknown): Clock {
+  const c = value as Partial<Clock> | null;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    ![c.now, c.wallNow, c.sleep].every((f) => typeof f === 'function')
+  )
+    invalid(name, 'a Clock (an object with now(), wallNow() and sleep(ms, signal))', value);
+  return value as Clock;
 }

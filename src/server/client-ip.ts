@@ -15,9 +15,12 @@ export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: nu
     .split(',')
     .map((hop) => hop.trim())
     .filter((hop) => hop.length > 0);
-  const chain = info.ip === undefined ? forwarded : [...forwarded, info.ip];
+  // The socket holds its place even when its address is unknown (a fetch handler given no `ip`):
+  // else a client's forged entry would move into the trusted proxy's place.
+  const chain: (string | undefined)[] = [...forwarded, info.ip];
   for (let i = Math.max(0, chain.length - 1 - trustProxy); i < chain.length; i++) {
-    if (isIP(chain[i]!.replace(/^\[|\]$/g, '').replace(/%.*$/, '')) !== 0) return chain[i];
+    const hop = chain[i];
+    if (hop !== undefined && isIP(hop.replace(/^\[|\]$/g, '').replace(/%.*$/, '')) !== 0) return hop;
   }
   return info.ip;
 }

@@ -1,4 +1,5 @@
 import { checkCost } from '../core/algorithms/cost.js';
+import { invalid } from '../core/validate.js';
 import { type HeadwayError, isHeadwayError, StoreError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
 import { answerOf } from './answer.js';
@@ -147,6 +148,8 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
   };
 
   const withKey = (key: string, request: LimitRequest): Maybe<LimitOutcome> => {
+    // A `null` (a header the request lacks) would key every such client on one quota.
+    if (typeof key !== 'string') invalid('key()', 'a string', key);
     if (!o.policyFor) return withPolicy(key, o.resolved, request);
     const policy = o.policyFor(key, request);
     return isPromise(policy)

@@ -1,5 +1,6 @@
 import { algorithmNames } from '../core/algorithms/index.js';
 import {
+  clockOption,
   func,
   invalid,
   nonNegativeInteger,
@@ -34,6 +35,7 @@ export function validateOptions(options: Partial<RateLimitOptions> | undefined):
   positive('storeTimeoutMs', o.storeTimeoutMs);
   positive('metricsWindowMs', o.metricsWindowMs);
   positiveInteger('metricsMaxKeys', o.metricsMaxKeys);
+  clockOption('clock', o.clock);
   const store = o.store ?? memoryStore({ clock: o.clock });
   if (typeof store.take !== 'function') invalid('store', 'a RateLimitStore (with `take`)', store);
   return { ...o, store, resolved: resolvePolicy(o.policy, o.algorithm) };

@@ -19,7 +19,7 @@
 import { algorithms } from '../core/algorithms/index.js';
 import type { Algorithm, InPlaceTake } from '../core/algorithms/types.js';
 import { type Clock, steadyNow, systemClock } from '../core/clock.js';
-import { invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
+import { clockOption, invalid, positive, positiveInteger, withDefaults } from '../core/validate.js';
 import { UnsupportedAlgorithmError } from '../errors.js';
 import type { Decision, RateLimitStore, StoreLimit } from './store.js';
 
@@ -161,6 +161,7 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   const { maxKeys, idleMs, clock } = withDefaults(memoryStoreDefaults, options);
   if (positiveInteger('maxKeys', maxKeys) < 2) invalid('maxKeys', 'an integer of at least 2', maxKeys);
   positive('idleMs', idleMs);
+  clockOption('clock', clock);
   const generation = Math.floor(maxKeys / 2);
   const steady = steadyNow(clock);
   let current = new Generation(generation);

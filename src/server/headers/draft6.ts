@@ -1,5 +1,5 @@
 import { policyField } from './draft-policy.js';
-import { seconds } from './quota.js';
+import { seconds, wholeUnits } from './quota.js';
 import type { HeaderInput, HeaderList } from './types.js';
 
 /**
@@ -7,7 +7,9 @@ import type { HeaderInput, HeaderList } from './types.js';
  * `RateLimit-Remaining`, `RateLimit-Reset` (delta seconds), plus `RateLimit-Policy: 100;w=60`.
  */
 export function draft6Headers({ policy, decision }: HeaderInput): HeaderList {
-  const headers: HeaderList = [['RateLimit-Limit', String(decision?.limit ?? policy.limit.limit)]];
+  const headers: HeaderList = [
+    ['RateLimit-Limit', String(wholeUnits(decision?.limit ?? policy.limit.limit))],
+  ];
   if (decision) {
     headers.push(['RateLimit-Remaining', String(decision.remaining)]);
     headers.push(['RateLimit-Reset', String(seconds(decision.resetMs))]);

@@ -1,5 +1,5 @@
 import { policyField } from './draft-policy.js';
-import { seconds } from './quota.js';
+import { seconds, wholeUnits } from './quota.js';
 import type { HeaderInput, HeaderList } from './types.js';
 
 /**
@@ -12,7 +12,7 @@ export function draft7Headers({ policy, decision }: HeaderInput): HeaderList {
   if (decision) {
     headers.push([
       'RateLimit',
-      `limit=${decision.limit}, remaining=${decision.remaining}, reset=${seconds(decision.resetMs)}`,
+      `limit=${wholeUnits(decision.limit)}, remaining=${decision.remaining}, reset=${seconds(decision.resetMs)}`,
     ]);
   }
   headers.push(['RateLimit-Policy', policyField(policy)]);

@@ -14,6 +14,14 @@ export function quotaOf(limit: StoreLimit): { q: number; w: number } {
   return { q: Math.floor((limit.limit * w * 1000) / limit.windowMs + EPSILON), w };
 }
 
+/**
+ * Whole units of a limit, rounded down: the drafts' limit fields are Integers, and a fractional
+ * burst (`rate: 2.5` gives 2.5) admits 2 requests at once.
+ */
+export function wholeUnits(units: number): number {
+  return Math.floor(units + EPSILON);
+}
+
 /** Whole seconds, rounded up, of a duration in ms (never negative). */
 export function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000 - EPSILON));
