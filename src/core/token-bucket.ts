@@ -6,6 +6,7 @@
  * the tokens now and learns exactly how long to wait).
  */
 import { checkCost } from './algorithms/cost.js';
+import { exactWait } from './algorithms/exact-wait.js';
 import type { BucketConfig } from './limit.js';
 
 /** A bucket's state. `tokens` may be negative after reservations (tokens owed). */
@@ -110,14 +111,12 @@ function searchMsUntil(
   estimate: number,
 ): number {
   if (tokens >= need) return 0;
-  const admits = (ms: number) => {
+  // Bounded steps: a wait past 2⁵³ ms (a refill of 1 per 10²⁰ ms) no longer moves by 1, and
+  // unbounded steps froze the process there. (0 is never admitted: the search stays at 1 or more.)
+  return exactWait(Math.max(1, estimate), (ms) => {
     const at = updatedAt + ms;
     return at > updatedAt && refilled(tokens, updatedAt, perMs, at) >= need;
-  };
-  let ms = Math.max(1, estimate);
-  while (ms > 1 && admits(ms - 1)) ms--;
-  while (!admits(ms)) ms++;
-  return ms;
+  });
 }
 
 /** Whole ms from `state.updatedAt` until the bucket holds `cost` tokens (0 if it already does). */
