@@ -37,6 +37,8 @@ export class Changes {
 
   /** Sleeps `ms` (`Infinity`: until a change), or until the next change; rejects with {@link AbortError} on abort. */
   async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    // Aborted already (a listener of the wait's own event aborted it): no sleep is started.
+    if (signal?.aborted) throw new AbortError(signal.reason);
     const changed = this.#next();
     if (!Number.isFinite(ms)) {
       await abortable(changed, signal);

@@ -4,6 +4,7 @@
  * call of the transport `fetch`.
  */
 
+import { invalid, positive } from '../core/validate.js';
 import { Engine, type EngineEvents, type Transport } from './engine.js';
 import { fetchRefusedUrl } from './fetch-blocked-url.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
@@ -36,6 +37,16 @@ function refusedArguments(error: unknown, input: RequestInfo | URL, init: Reques
   return fetchRefusedUrl(url, error);
 }
 
+/** Validates a call's own options: an `InvalidOptionError` names the one that is wrong. */
+function validateInit(init: HeadwayInit | undefined): void {
+  if (init === undefined || init === null) return;
+  const { queuePriority, deadlineMs, timeoutMs } = init;
+  if (queuePriority !== undefined && !(typeof queuePriority === 'number' && Number.isFinite(queuePriority)))
+    invalid('queuePriority', 'a finite number', queuePriority);
+  if (deadlineMs !== undefined) positive('deadlineMs', deadlineMs);
+  if (timeoutMs !== undefined) positive('timeoutMs', timeoutMs);
+}
+
 /** Creates a cooperative `fetch`. Options are validated here, not at the first call. */
 export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const engine = new Engine(options);
@@ -44,6 +55,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const headwayFetch = (input: RequestInfo | URL, init?: HeadwayInit): Promise<Response> => {
     let request: ReturnType<typeof describeRequest>;
     try {
+      validateInit(init);
       request = describeRequest(input, init);
     } catch (error) {
       return Promise.reject(error);

@@ -118,10 +118,12 @@ export class KeyLane {
     this.#pacer.settleCost(ticket, costs);
   }
 
-  /** True when no call of the key is under way and the gate is open: the key may be forgotten. */
+  /**
+   * True when no call of the key is under way and its pacer is at rest (a fresh one would pace the
+   * same: a spent window or an emptied bucket still holds the next call): the key may be forgotten.
+   */
   get idle(): boolean {
-    const now = this.#clock.now();
-    return this.#calls === 0 && this.#pacer.inFlight === 0 && this.#pacer.gateSnapshot(now).open;
+    return this.#calls === 0 && this.#pacer.atRest(this.#clock.now());
   }
 
   stats(): KeyStats {

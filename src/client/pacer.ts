@@ -236,13 +236,29 @@ export class Pacer {
     return this.#outageFailures > 0;
   }
 
+  /** The wait the gate alone asks of every call at `now`, or `null` while it is open. */
+  gateDelay(now: number): Delay | null {
+    const gateMs = this.gate.waitMs(now);
+    if (gateMs <= 0) return null;
+    if (this.gate.reason === 'outage') return { ms: gateMs, reason: 'outage', probe: false, window: null };
+    return { ms: gateMs, reason: 'gate', probe: false, window: null, askedMs: this.gate.askedMs(now) };
+  }
+
+  /**
+   * True when a fresh pacer would pace the key the same from `now` (so forgetting it changes
+   * nothing): nothing in flight, no outage, nothing holds a call, and a configured bucket is full.
+   */
+  atRest(now: number): boolean {
+    if (this.#inFlight > 0 || this.#outageFailures > 0) return false;
+    const configured = this.#configured;
+    if (configured && bucketModel.delay(configured, configured.burst ?? 1, now, 0) > 0) return false;
+    return this.delay(1, now).ms <= 0;
+  }
+
   /** When a call of `cost` (requests, or units by name) may go, at `now`. */
   delay(cost: Costs | number, now: number): Delay {
-    const gateMs = this.gate.waitMs(now);
-    if (gateMs > 0) {
-      if (this.gate.reason === 'outage') return { ms: gateMs, reason: 'outage', probe: false, window: null };
-      return { ms: gateMs, reason: 'gate', probe: false, window: null, askedMs: this.gate.askedMs(now) };
-    }
+    const gated = this.gateDelay(now);
+    if (gated) return gated;
     if (this.#outageFailures > 0) {
       if (this.#probing) return { ...WAIT_FOR_ANSWER, reason: 'outage' };
       return { ms: 0, reason: 'outage', probe: true, window: null };

@@ -38,20 +38,33 @@ export async function waitTurn(
   // The whole turn counts as the key's waiting, as it does for the call (`facts.waitedMs`): behind
   // the head, at it, and for booked units.
   const entered = clock.now();
+  // The gate holds every call: behind the head too, its wait is judged now (the deadline,
+  // `maxRetryAfterMs`), not once the call reaches the head. Reported at the head.
+  const gated = pacer.gateDelay(entered);
+  if (gated) waiter.checkWait(gated, true);
   line.enter();
   try {
     for (;;) {
       let granted: Ticket | undefined;
+      /** The call left the line (aborted): a ticket its head still gets goes back. */
+      let abandoned = false;
       const head = async () => {
-        granted = await atHead(key, cost, waiter);
-        return granted;
+        const ticket = await atHead(key, cost, waiter);
+        if (abandoned) {
+          giveBack(ticket);
+          throw new AbortError(signal?.reason);
+        }
+        granted = ticket;
+        return ticket;
       };
       let ticket: Ticket;
       try {
         ticket = await line.join(head, priority, signal);
       } catch (error) {
         // p-queue races the call's signal against its head: an abort can win after the head was
-        // granted its ticket (counted in flight, or the outage probe), which then goes back.
+        // granted its ticket (counted in flight, or the outage probe), which then goes back —
+        // or while the head still books in a shared quota: it goes back when the head has it.
+        abandoned = true;
         if (granted) giveBack(granted);
         throw error;
       }
