@@ -5,7 +5,9 @@
  * delivered to the caller's handler or dropped for a retry. Modelled on undici's own retry
  * interceptor (`lib/handler/retry-handler.js`): the caller's handler sees one stable controller for
  * the whole call. A first attempt's answer is decided on its head, within undici's callback, and
- * forwarded at once; a retry's early chunks are held while the engine decides.
+ * forwarded at once; a retry's early chunks are held while the engine decides, and an answer kept
+ * for a retry (until the retry leaves) is paused meanwhile. Held chunks reach the caller as it
+ * reads them: its pause holds them, its abort stops them.
  *
  * Retries need the body again: none, a string or bytes is sent again; a stream or an iterable (what
  * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
@@ -81,6 +83,8 @@ class PacedCall
   #paused = false;
   #target: DispatchController | null = null;
   #live: AttemptHandler | null = null;
+  /** The attempt whose answer is delivered, while part of what it held is still to forward. */
+  #delivering: AttemptHandler | null = null;
 
   constructor(
     engine: Engine,
@@ -129,9 +133,20 @@ class PacedCall
     this.#paused = true;
     this.#target?.pause();
   }
+  /** Resumes: what the delivered answer still holds goes first, then the attempt reads on. */
   resume(): void {
     this.#paused = false;
+    const delivering = this.#delivering;
+    if (delivering !== null) {
+      if (!delivering.pump()) return; // paused (or aborted) again before the held part was through
+      this.#delivering = null;
+    }
     this.#target?.resume();
+  }
+
+  /** `attempt` is delivered and still holds part of its answer, forwarded as the caller reads. */
+  set delivering(attempt: AttemptHandler | null) {
+    this.#delivering = attempt;
   }
 
   signal(): AbortSignal {
@@ -260,10 +275,18 @@ class AttemptHandler implements DispatchHandler {
   #controller: DispatchController | null = null;
   /** `held` until the engine decides; then `delivered` (forwarded) or `dropped` (read and ignored). */
   #state: 'waiting' | 'held' | 'delivered' | 'dropped' = 'waiting';
-  /** The chunks held while the engine decides; made on the first (a first attempt holds none). */
+  /**
+   * The chunks held while the engine decides, and after, those not yet forwarded to a caller who
+   * paused; made on the first (a first attempt holds none). `#next` is the first not forwarded.
+   */
   #chunks: Buffer[] | null = null;
+  #next = 0;
   #ended: { trailers: IncomingHttpHeaders } | null = null;
   #failed: Error | null = null;
+  /** The end (or the error) went to the caller's handler. */
+  #finished = false;
+  /** The attempt was paused while held (see `onResponseStart`): resumed when delivered or dropped. */
+  #pausedToHold = false;
   /** Why the attempt was aborted before it started, if it was. */
   #abortedWith: Error | null = null;
   /** Listens to `signal`; made only when there is one. */
@@ -353,17 +376,27 @@ class AttemptHandler implements DispatchHandler {
     this.headers = headers;
     this.statusMessage = statusMessage;
     if (sink.answered(this)) this.deliver();
+    // Held for a retry (the engine keeps it until the retry leaves, which may be a long wait): the
+    // attempt stops reading, so its body is not read whole into memory meanwhile.
+    else if (this.#state === 'held' && this.#controller) {
+      this.#pausedToHold = true;
+      this.#controller.pause();
+    }
   }
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
-    if (this.#state === 'delivered') this.#downstream.onResponseData?.(this.#call, chunk);
-    else if (this.#state === 'held') this.#chunks = append(this.#chunks, chunk);
+    if (this.#state === 'delivered' && this.#chunks === null)
+      this.#downstream.onResponseData?.(this.#call, chunk);
+    else if (this.#state === 'held' || this.#state === 'delivered')
+      this.#chunks = append(this.#chunks, chunk);
   }
 
   onResponseEnd(_controller: DispatchController, trailers: IncomingHttpHeaders): void {
     this.#done();
-    if (this.#state === 'delivered') this.#downstream.onResponseEnd?.(this.#call, trailers);
-    else if (this.#state === 'held') this.#ended = { trailers };
+    if (this.#state === 'held' || this.#state === 'delivered') {
+      this.#ended = { trailers };
+      if (this.#state === 'delivered') this.pump();
+    }
   }
 
   onResponseError(_controller: DispatchController, error: Error): void {
@@ -372,35 +405,92 @@ class AttemptHandler implements DispatchHandler {
     if (sink !== null) {
       this.#sink = null;
       sink.failed(error);
-    } else if (this.#state === 'delivered') this.#downstream.onResponseError?.(this.#call, error);
-    else if (this.#state === 'held') this.#failed = error;
+    } else if (this.#state === 'held' || this.#state === 'delivered') {
+      this.#failed = error;
+      if (this.#state === 'delivered') this.pump();
+    }
   }
 
-  /** The engine returns this answer: the caller's handler gets its head, held chunks and the rest. */
+  /**
+   * The engine returns this answer: the caller's handler gets its head, then the held chunks and
+   * the rest as it reads them (a pause holds them, an abort stops them), as undici's core does.
+   */
   deliver(): void {
     this.#state = 'delivered';
     const call = this.#call;
     call.target = this.#controller;
     try {
-      this.#forward();
+      this.#downstream.onResponseStart?.(call, this.status, this.headers, this.statusMessage);
     } catch (thrown) {
-      // A handler that throws ends its response, as undici's own core does; an attempt that has
-      // ended already cannot be aborted, so the error is reported to the handler here.
-      const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-      if (this.#ended === null && this.#failed === null) this.#controller?.abort(error);
-      else this.#downstream.onResponseError?.(call, error);
+      this.#thrown(thrown);
+      return;
     }
+    if (this.pump()) {
+      // Everything held is through: the attempt reads on, unless the caller paused.
+      if (this.#pausedToHold && !call.paused) this.#controller?.resume();
+    } else call.delivering = this;
   }
 
-  #forward(): void {
+  /**
+   * Forwards what is held, in order, while the caller reads (not paused, not aborted), then the
+   * end or the error once. True when nothing held is left to forward.
+   */
+  pump(): boolean {
+    if (this.#finished) return true;
     const call = this.#call;
     const downstream = this.#downstream;
-    downstream.onResponseStart?.(call, this.status, this.headers, this.statusMessage);
-    const chunks = this.#chunks;
+    try {
+      const chunks = this.#chunks;
+      if (chunks !== null) {
+        while (this.#next < chunks.length) {
+          if (call.paused || call.aborted) return this.#stopped();
+          downstream.onResponseData?.(call, chunks[this.#next++] as Buffer);
+        }
+        this.#chunks = null;
+        this.#next = 0;
+      }
+      if (call.aborted) return this.#stopped();
+      if (this.#failed) {
+        this.#finished = true;
+        downstream.onResponseError?.(call, this.#failed);
+      } else if (this.#ended) {
+        if (call.paused) return false;
+        this.#finished = true;
+        downstream.onResponseEnd?.(call, this.#ended.trailers);
+      }
+    } catch (thrown) {
+      this.#thrown(thrown);
+    }
+    return true;
+  }
+
+  /**
+   * The caller paused or aborted with held parts left: a pause keeps them for its resume; an abort
+   * of an attempt that has ended (undici ignores an abort then) is reported here, once.
+   */
+  #stopped(): boolean {
+    const call = this.#call;
+    if (!call.aborted) return false;
     this.#chunks = null;
-    if (chunks !== null) for (const chunk of chunks) downstream.onResponseData?.(call, chunk);
-    if (this.#failed) downstream.onResponseError?.(call, this.#failed);
-    else if (this.#ended) downstream.onResponseEnd?.(call, this.#ended.trailers);
+    if ((this.#ended !== null || this.#failed !== null) && !this.#finished) {
+      this.#finished = true;
+      this.#downstream.onResponseError?.(call, call.reason ?? new Error('aborted'));
+    }
+    return true;
+  }
+
+  /**
+   * A handler that throws ends its response, as undici's own core does; an attempt that has ended
+   * already cannot be aborted, so the error is reported to the handler here.
+   */
+  #thrown(thrown: unknown): void {
+    const error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    this.#chunks = null;
+    if (this.#ended === null && this.#failed === null) this.#controller?.abort(error);
+    else if (!this.#finished) {
+      this.#finished = true;
+      this.#downstream.onResponseError?.(this.#call, error);
+    }
   }
 
   /** The engine drops this answer: the rest of its body is read and ignored (the connection stays usable). */
@@ -408,6 +498,7 @@ class AttemptHandler implements DispatchHandler {
     if (this.#state !== 'held') return;
     this.#state = 'dropped';
     this.#chunks = null;
+    if (this.#pausedToHold) this.#controller?.resume();
   }
 
   #done(): void {
