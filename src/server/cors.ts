@@ -13,17 +13,26 @@ export interface CorsOptions {
 }
 
 /**
- * `Vary` is a list: the limiter's field (`Origin`) joins what a handler already varies on, never
- * replaces it nor is replaced by it. `existing` as set (`null` when unset; `*` varies on everything).
+ * `Vary` and `Access-Control-Expose-Headers` are lists of field names: the limiter's names
+ * (`Origin`; `RateLimit, Retry-After, …`) join what a handler already set, never replace it nor
+ * are replaced by it. `existing` as set (`null` when unset; `*` names every field already).
  */
-export function varyWith(existing: string | null | undefined, field: string): string {
-  if (existing == null || existing.trim() === '') return field;
-  const fields = existing.split(',').map((f) => f.trim().toLowerCase());
-  return fields.includes('*') || fields.includes(field.toLowerCase()) ? existing : `${existing}, ${field}`;
+export function joinNames(existing: string | null | undefined, names: string): string {
+  if (existing == null || existing.trim() === '') return names;
+  const have = existing.split(',').map((f) => f.trim().toLowerCase());
+  if (have.includes('*')) return existing;
+  let joined = existing;
+  for (const name of names.split(',')) {
+    const field = name.trim();
+    if (field !== '' && !have.includes(field.toLowerCase())) joined += `, ${field}`;
+  }
+  return joined;
 }
 
-/** True for the `Vary` field, whose values are merged rather than replaced (see {@link varyWith}). */
-export const isVary = (name: string): boolean => name.length === 4 && name.toLowerCase() === 'vary';
+/** True for a field whose values are joined rather than replaced (see {@link joinNames}). */
+export const isNameList = (name: string): boolean =>
+  (name.length === 4 && name.toLowerCase() === 'vary') ||
+  (name.length === 29 && name.toLowerCase() === 'access-control-expose-headers');
 
 /** `true` for `{}` (any origin); `false`/`undefined` for no CORS headers. */
 export type CorsOption = boolean | CorsOptions | undefined;

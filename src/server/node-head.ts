@@ -1,5 +1,5 @@
 import { type OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { isVary, varyWith } from './cors.js';
+import { isNameList, joinNames } from './cors.js';
 import { systemDateText } from './date-text.js';
 import type { HeaderList } from './headers/types.js';
 
@@ -40,15 +40,16 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
   next: for (let i = 0; i < ours.length; i++) {
     const [name, value] = ours[i]!;
     if (value === nodeDate && name === 'Date') continue;
-    // `Vary` is a list: ours joins the handler's (see `varyWith`); any other field of theirs wins.
-    const vary = isVary(name);
+    // `Vary` and the exposed names are lists: ours join the handler's (see `joinNames`); any other
+    // field of theirs wins.
+    const list = isNameList(name);
     if (anySet && res.hasHeader(name)) {
-      if (vary) res.setHeader(name, varyWith(String(res.getHeader(name)), value));
+      if (list) res.setHeader(name, joinNames(String(res.getHeader(name)), value));
       continue;
     }
     for (let j = 0; j < theirs; j += 2)
       if (same(flat[j], name)) {
-        if (vary) flat[j + 1] = varyWith(String(flat[j + 1]), value);
+        if (list) flat[j + 1] = joinNames(String(flat[j + 1]), value);
         continue next;
       }
     flat.push(name, value);

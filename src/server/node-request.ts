@@ -32,9 +32,12 @@ class NodeRequest implements LimitRequest {
 
   get url(): string {
     const { req } = this;
+    const target = req.originalUrl ?? req.url ?? '/';
+    // A request line in absolute form (RFC 9112 §3.2.2, as sent to a proxy) is the URL already.
+    if (/^https?:\/\//i.test(target)) return target;
     const scheme = (req.socket as { encrypted?: boolean } | undefined)?.encrypted ? 'https' : 'http';
     const host = req.headers.host ?? req.headers[':authority'] ?? 'localhost';
-    return `${scheme}://${host}${req.originalUrl ?? req.url ?? '/'}`;
+    return `${scheme}://${host}${target}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { HeadwayError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
-import { isVary, varyWith } from './cors.js';
+import { isNameList, joinNames } from './cors.js';
 import type { HeaderList } from './headers/types.js';
 import type { ResolvedPolicy } from './policy.js';
 
@@ -43,8 +43,11 @@ export function withRateLimitHeaders(response: Response, outcome: LimitOutcome):
   }
 }
 
-/** Sets each of `list` on `headers`; `Vary` joins the handler's own (see {@link varyWith}). */
+/**
+ * Sets each of `list` on `headers`; `Vary` and the exposed names join the handler's own (see
+ * {@link joinNames}).
+ */
 function setAll(headers: Headers, list: HeaderList): void {
   for (const [name, value] of list)
-    headers.set(name, isVary(name) ? varyWith(headers.get(name), value) : value);
+    headers.set(name, isNameList(name) ? joinNames(headers.get(name), value) : value);
 }

@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
+import {
+  type CorsOption,
+  corsHeaders,
+  isNameList,
+  isPreflight,
+  joinNames,
+  preflightHeaders,
+} from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { nodeOwnDate } from '../node-head.js';
 import { nodeRequest } from '../node-request.js';
@@ -22,7 +29,6 @@ export interface ExpressResponse extends ServerResponse {
   status(code: number): this;
   type(type: string): this;
   send(body?: unknown): this;
-  set(fields: Record<string, string>): this;
 }
 
 /** Express's `next`: passes on, or hands an error to Express's error handling. */
@@ -40,8 +46,19 @@ export function setOnExpress(res: ExpressResponse, headers: HeaderList): void {
   const nodeDate = nodeOwnDate(res);
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i]!;
-    if (value !== nodeDate || name !== 'Date') res.setHeader(name, value);
+    if (value !== nodeDate || name !== 'Date') setJoining(res, name, value);
   }
+}
+
+/**
+ * `setHeader`, but `Vary` and `Access-Control-Expose-Headers` join what an earlier middleware set
+ * (see {@link joinNames}); a later handler adds to them with `res.vary()` / `res.append()`.
+ */
+function setJoining(res: ExpressResponse, name: string, value: string): void {
+  if (isNameList(name)) {
+    const theirs = res.getHeader(name);
+    res.setHeader(name, joinNames(theirs === undefined ? null : String(theirs), value));
+  } else res.setHeader(name, value);
 }
 
 /**
@@ -57,7 +74,7 @@ function answer(
 ): void {
   const { headers } = outcome;
   setOnExpress(res, headers);
-  if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) res.setHeader(name, value);
+  if (cors) for (const [name, value] of corsHeaders(cors, request, headers)) setJoining(res, name, value);
   if (outcome.allowed) next();
   else res.status(outcome.status).type('application/json').send(outcome.body);
 }
@@ -89,10 +106,8 @@ export function expressRateLimit(
     try {
       request = nodeRequest(req);
       if (cors && isPreflight(cors, request)) {
-        res
-          .status(204)
-          .set(Object.fromEntries(preflightHeaders(cors, request)))
-          .end();
+        for (const [name, value] of preflightHeaders(cors, request)) setJoining(res, name, value);
+        res.status(204).end();
         return;
       }
       outcome = decide(request, { ip: clientAddress(req) });

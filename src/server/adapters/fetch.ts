@@ -23,14 +23,34 @@ export interface FetchGuard {
   decorate(request: Request, response: Response): Response;
 }
 
+/** What Deno (`ServeHandlerInfo`) and Bun (its `Server`) pass a fetch handler as its second argument. */
+interface RuntimeInfo {
+  /** Deno.serve: the client's address. */
+  remoteAddr?: { hostname?: unknown };
+  /** Bun.serve: the address of `request`'s client. */
+  requestIP?: (request: Request) => { address?: unknown } | null;
+}
+
 /**
- * The client facts of a fetch handler's second argument: a {@link ClientInfo} as is, or, under
- * `@hono/node-server` (which passes `{ incoming, outgoing }`), the socket address of `incoming`.
+ * The client facts of a fetch handler's second argument: a {@link ClientInfo} as is; under
+ * `@hono/node-server` (which passes `{ incoming, outgoing }`), the socket address of `incoming`;
+ * under Deno (`{ remoteAddr }`) and Bun (its `Server`, `requestIP(request)`), the address they give.
  */
-function clientInfo(info: ClientInfo | undefined, env: NodeServerEnv | undefined): ClientInfo {
+function clientInfo(
+  info: ClientInfo | undefined,
+  env: NodeServerEnv | undefined,
+  request: Request,
+): ClientInfo {
   if (env) return { ip: nodeServerIp(env) };
   if (!info) return {};
   if (info.ip !== undefined) return info;
+  const runtime = info as RuntimeInfo;
+  const deno = runtime.remoteAddr?.hostname;
+  if (typeof deno === 'string') return { ip: deno };
+  if (typeof runtime.requestIP === 'function') {
+    const bun = runtime.requestIP(request)?.address;
+    if (typeof bun === 'string') return { ip: bun };
+  }
   const ip = nodeServerIp(info);
   return ip === undefined ? info : { ip };
 }
@@ -76,7 +96,7 @@ export function fetchRateLimit(limiter: RateLimiter, options: FetchAdapterOption
     const view = viewOf(request, env);
     const preflight = preflightAnswer(options.cors, view);
     if (preflight) return preflight;
-    const outcome = await outcomeOf(decide, options.cors, view, clientInfo(info, env));
+    const outcome = await outcomeOf(decide, options.cors, view, clientInfo(info, env, request));
     if (!outcome.allowed) return refusalResponse(outcome);
     outcomes.set(request, outcome);
     return undefined;
@@ -124,7 +144,7 @@ export function withRateLimit(
       const view = viewOf(request, env);
       const preflight = preflightAnswer(cors, view);
       if (preflight) return preflight;
-      const outcome = outcomeOf(decide, cors, view, clientInfo(info, env));
+      const outcome = outcomeOf(decide, cors, view, clientInfo(info, env, request));
       return isPromise(outcome)
         ? outcome.then((o) => answer(o, request, info, env))
         : answer(outcome, request, info, env);

@@ -1,4 +1,11 @@
-import { type CorsOption, corsHeaders, isPreflight, isVary, preflightHeaders, varyWith } from '../cors.js';
+import {
+  type CorsOption,
+  corsHeaders,
+  isNameList,
+  isPreflight,
+  joinNames,
+  preflightHeaders,
+} from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
@@ -51,12 +58,12 @@ async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): P
   for (const [name, value] of headers) c.header(name, value);
   await next();
   // Each field the response lacks goes on it (a handler's own of the same name wins), and `Vary`
-  // joins the handler's (see `varyWith`).
+  // and the exposed names join the handler's (see `joinNames`).
   const sent = c.res.headers;
   for (const [name, value] of headers) {
     const theirs = sent.get(name);
     if (theirs === null) c.header(name, value);
-    else if (isVary(name)) c.header(name, varyWith(theirs, value));
+    else if (isNameList(name)) c.header(name, joinNames(theirs, value));
   }
 }
 
