@@ -61,11 +61,11 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
     const burst = withHint('`burst` is the most units at once', () =>
       positive(`${where}.burst`, policy.burst ?? defaultBurst(rate)),
     );
-    return {
-      name,
-      failClosed: policy.failClosed === true,
-      limit: { algorithm, ...windowOf({ rate, burst }) },
-    };
+    const window = windowOf({ rate, burst });
+    // A rate so small that `burst / rate` overflows: no window a store can count (every decision NaN).
+    if (!Number.isFinite(window.windowMs))
+      invalid(`${where}.rate`, `a rate whose refill of \`burst\` (${burst}) takes a finite time`, rate);
+    return { name, failClosed: policy.failClosed === true, limit: { algorithm, ...window } };
   }
   const limit = withHint(block, () => positive(`${where}.limit`, policy.limit));
   const windowMs = withHint('Give the window in ms, e.g. 60_000 for a minute', () =>

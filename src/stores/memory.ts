@@ -9,7 +9,8 @@
  *   becomes the previous generation and the old previous one is dropped, so at most `maxKeys`
  *   keys are ever held, and a key touched within the last `maxKeys / 2` distinct keys survives;
  * - the generations also rotate every `idleMs` (on a call), so a key untouched for `2 · idleMs` is
- *   gone (dropping it forgets its usage: keep `idleMs` above your longest window);
+ *   gone once its state is fresh again (a key that still limits — a spent window, a reservation
+ *   owed — is carried over while the generation has room);
  * - on every call a couple of previous-generation keys whose state is back to fresh (`expiresAt`
  *   passed, so dropping changes nothing) are dropped early.
  * Gates live in the same maps under a separate namespace. Algorithms with an in-place `take`
@@ -156,6 +157,17 @@ class Generation {
   }
 }
 
+/** Moves the entry `ref` of `key` from one generation into another (which does not hold the key). */
+function carry(from: Generation, to: Generation, key: string, ref: number | number[]): void {
+  if (typeof ref !== 'number') {
+    to.index.set(key, ref);
+    return;
+  }
+  const width = (ref & 3) + 1;
+  const moved = to.add(key, width);
+  copy(from.slab(ref), from.offset(ref), to.slab(moved), to.offset(moved), width);
+}
+
 /** Creates a bounded in-memory store (see the module doc for the eviction rules). */
 export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore {
   const { maxKeys, idleMs, clock } = withDefaults(memoryStoreDefaults, options);
@@ -176,8 +188,22 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
     sweeper = previous.index.entries();
     rotatedAt = now;
   };
+  /**
+   * The rotation of `idleMs`: as {@link rotate}, but the keys of the generation it drops whose
+   * state still limits (`expiresAt` not passed: a spent window, a reservation owed) are carried into
+   * the new previous generation while it has room, so idleness alone never brings a limited key
+   * back fresh. (A full generation still rotates by size, dropping the least recently used.)
+   */
+  const rotateIdle = (now: number) => {
+    const dropped = previous;
+    rotate(now);
+    for (const [key, ref] of dropped.index) {
+      if (previous.index.size >= generation) break;
+      if (now < dropped.expiresAt(ref) && !previous.index.has(key)) carry(dropped, previous, key, ref);
+    }
+  };
   const tick = (now: number) => {
-    if (now - rotatedAt >= idleMs) rotate(now);
+    if (now - rotatedAt >= idleMs) rotateIdle(now);
     if (!sweeper) return;
     for (let i = 0; i < SWEEP; i++) {
       const next = sweeper.next();

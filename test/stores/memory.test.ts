@@ -94,7 +94,12 @@ describe('memoryStore', () => {
     await store.gateWait('x'); // rotation: b (fresh) dropped, c kept
     expect(store.size).toBe(1);
     await clock.advance(10_000);
-    await store.gateWait('x'); // rotation: c idle for two generations
+    await store.gateWait('x'); // rotation: c idle for two generations, but its window still limits: kept
+    expect(store.size).toBe(1);
+    await clock.advance(1_000_000);
+    await store.gateWait('x'); // rotation: c's window is over, so it is fresh and dropped
+    await clock.advance(10_000);
+    await store.gateWait('x');
     expect(store.size).toBe(0);
   });
 

@@ -7,15 +7,24 @@
  * `(now − windowMs, now]`.
  * - allowed iff `sum + cost ≤ limit`; a refusal adds nothing;
  * - `remaining = limit − sum`; `resetMs` = ms until the newest entry expires (all clear);
- * - `retryAfterMs` = ms until enough of the oldest entries expire for `cost` to fit: entry `i`
- *   expires at `time_i + windowMs`.
+ * - `retryAfterMs` = whole ms until enough of the oldest entries expire for `cost` to fit: entry
+ *   `i` expires at `time_i + windowMs` (the first whole ms the count's own test says so).
  *
  * Bound: over any interval of t ms (whole-ms times), admitted cost ≤ `limit · (⌊t / windowMs⌋ + 1)`.
  * Memory is O(entries in the window), at most `limit` entries per key.
  */
 import { checkCost } from './cost.js';
-import { EPSILON } from './exact-wait.js';
+import { EPSILON, exactWait } from './exact-wait.js';
 import { type Algorithm, remainingOf } from './types.js';
+
+/**
+ * Whole ms until an entry at `time` no longer counts, by the very test that counts it
+ * (`now − time < windowMs`): a fractional clock or window left `time + windowMs − now` a hair
+ * short, and the retry it named was refused.
+ */
+function msUntilExpired(time: number, now: number, windowMs: number): number {
+  return exactWait(time + windowMs - now, (d) => !(now + d - time < windowMs));
+}
 
 /** The sliding-log algorithm. */
 export const slidingLog: Algorithm = {
@@ -40,12 +49,12 @@ export const slidingLog: Algorithm = {
       for (let i = 0; i < log.length; i += 2) {
         left -= log[i + 1]!;
         if (left + cost <= limit.limit + EPSILON) {
-          retryAfterMs = Math.max(0, log[i]! + limit.windowMs - now);
+          retryAfterMs = msUntilExpired(log[i]!, now, limit.windowMs);
           break;
         }
       }
     }
-    const resetMs = log.length > 0 ? Math.max(0, log[log.length - 2]! + limit.windowMs - now) : 0;
+    const resetMs = log.length > 0 ? msUntilExpired(log[log.length - 2]!, now, limit.windowMs) : 0;
     return {
       decision: {
         allowed,

@@ -7,7 +7,8 @@ import { PRELUDE } from './prelude.js';
  * - `key`: string state `tat, ts` (Redis time, ms); a missing key has `tat = now`.
  * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
  * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
- *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+1e-9).
+ *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+ the slack of
+ *   `tat`'s rounding, as in gcra.ts).
  * - take: `remaining = floor((windowMs − (tat' − now)) / T)` of the resulting tat;
  *   `retryAfterMs` = smallest whole ms after which `newTat − now ≤ windowMs`;
  *   `resetMs = ceil(tat' − now)`. A refusal writes nothing.
@@ -24,7 +25,11 @@ local now = monotonic(now_ms(), ts)
 local base = now
 if stored ~= nil then base = math.max(stored, now) end
 local new_tat = base + interval * cost
-local function admitted(d) return new_tat - (now + d) <= window + EPS end
+-- The rounding of tat's sums (see gcra.ts, slackMs): up to limit + 1 steps of 2^-52 of it, and
+-- at most half an interval.
+local function slack_of(t) return math.min(interval / 2, EPS + (limit + 1) * math.abs(t) * 2.220446049250313e-16) end
+local slack = slack_of(new_tat)
+local function admitted(d) return new_tat - (now + d) <= window + slack end
 
 if mode == 'reserve' then
   local wait = exact_wait(new_tat - now - window, admitted)
@@ -32,7 +37,7 @@ if mode == 'reserve' then
   return { wait }
 end
 
-local allowed = new_tat - now <= window + EPS
+local allowed = new_tat - now <= window + slack
 local tat = base
 local retry = 0
 if allowed then
@@ -40,8 +45,8 @@ if allowed then
 else
   retry = exact_wait(new_tat - now - window, admitted)
 end
-local reset = math.max(0, math.ceil(tat - now - EPS))
-local remaining = math.max(0, math.floor((window - (tat - now)) / interval + EPS))
+local reset = math.max(0, math.ceil(tat - now - slack))
+local remaining = math.max(0, math.floor((window - (tat - now) + slack_of(tat)) / interval))
 if allowed then
   redis.call('SET', key, pack(tat, now), 'PX', math.max(1, reset))
 end
