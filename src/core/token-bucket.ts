@@ -136,7 +136,7 @@ export interface TakeOutcome {
 
 /**
  * {@link take} over state held in place: `[tokens, updatedAt]` at `state[at]` and `state[at + 1]`,
- * updated there, for a bucket of `burst` refilling `perMs` units per ms. Allocates only its answer (the stores' hot path); every other take goes through
+ * updated there when admitted, for a bucket of `burst` refilling `perMs` units per ms. Allocates only its answer (the stores' hot path); every other take goes through
  * it. Throws before changing anything when the cost is invalid. The exact waits are searched only
  * for what the outcome needs: `retryAfterMs` only when refused.
  */
@@ -154,8 +154,12 @@ export function takeInPlace(
   const stamp = Math.max(now, updatedAt);
   const allowed = current >= cost - EPSILON;
   const left = allowed ? Math.max(0, current - cost) : current;
-  state[at] = left;
-  state[at + 1] = stamp;
+  // A refusal leaves the state as it was (as the Redis store's script does): refilled later from
+  // the same stamp it comes to the same, and a rate changed meanwhile refills alike on both stores.
+  if (allowed) {
+    state[at] = left;
+    state[at + 1] = stamp;
+  }
   return {
     allowed,
     limit: burst,

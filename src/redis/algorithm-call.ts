@@ -42,7 +42,14 @@ function checkLimit(limit: StoreLimit): void {
       limit.limit,
     );
   positive('windowMs', limit.windowMs);
+  // A key's expiry is a whole number of ms up to about two windows, which Lua writes as `1e+17`
+  // (refused by Redis, every call then a store error) from 10¹⁷ on.
+  if (limit.windowMs > MAX_REDIS_WINDOW_MS)
+    invalid('windowMs', `at most ${MAX_REDIS_WINDOW_MS} ms (some 31,700 years) on Redis`, limit.windowMs);
 }
+
+/** The longest window (and gate) the Redis scripts can write an expiry for. */
+export const MAX_REDIS_WINDOW_MS = 1e15;
 
 function keysOf(target: ScriptTarget, key: string, suffixes: readonly string[]): string[] {
   return suffixes.map((suffix) => redisKey(target.prefix, key, suffix));

@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
-import { reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
+import { MAX_REDIS_WINDOW_MS, reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
 import { Batcher } from './batcher.js';
 import { evalScript } from './eval-script.js';
 import { redisKey, validateKey, validatePrefix } from './keys.js';
@@ -107,7 +107,9 @@ export function redisStore(options: RedisStoreOptions): RateLimitStore {
       return { waitMs: (await reserveOnRedis(target, key, limit, cost)).waitMs };
     },
     async holdGate(key, ms) {
-      return gate(key, nonNegative('ms', ms));
+      if (nonNegative('ms', ms) > MAX_REDIS_WINDOW_MS)
+        invalid('ms', `at most ${MAX_REDIS_WINDOW_MS} ms on Redis (a gate's expiry)`, ms);
+      return gate(key, ms);
     },
     async gateWait(key) {
       return gate(key, 0);

@@ -35,7 +35,12 @@ export interface Decision {
   retryAfterMs: number;
 }
 
-/** Where limits live. One instance may serve many keys, many limiters and both faces. */
+/**
+ * Where limits live. One instance may serve many keys, many limiters and both faces. The Redis
+ * store keeps a key's state per algorithm; the memory store keeps one entry per key, so limiters
+ * of different algorithms sharing one memory store need keys of their own (each `rateLimit`
+ * without a `store` has its own).
+ */
 export interface RateLimitStore {
   /** Server face: atomically take `cost` units for `key` if they are there, else refuse. */
   take(key: string, limit: StoreLimit, cost: number): Promise<Decision>;
