@@ -3,6 +3,7 @@
  * ticket) calls {@link Changes.notify}; the call at the head of the line sleeps until its computed
  * time or the next change, whichever comes first, and an abort ends the sleep at once.
  */
+import { abortable } from '../core/abortable.js';
 import type { Clock } from '../core/clock.js';
 import { AbortError } from '../errors.js';
 
@@ -57,18 +58,4 @@ export class Changes {
     }
     if (signal?.aborted) throw new AbortError(signal.reason);
   }
-}
-
-/** Awaits `promise` unless `signal` aborts first. */
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new AbortError(signal.reason));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(new AbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, reject);
-  });
 }

@@ -4,6 +4,7 @@
  * outside it. A gate that closes meanwhile (another process was refused) gives the booking back,
  * and the call queues again.
  */
+import { abortable } from '../core/abortable.js';
 import type { Clock } from '../core/clock.js';
 import { type Costs, REQUESTS } from './cost.js';
 import type { Pacer, Ticket } from './pacer.js';
@@ -45,8 +46,9 @@ export async function awaitBooking(
   try {
     waiter.checkWait({ ms: ticket.dueInMs, reason: 'pacing', probe: false, window: null });
     await clock.sleep(ticket.dueInMs, signal);
-    // Another process may have been refused meanwhile: the shared gate is asked again.
-    sharedGateMs = await shared.gateWait();
+    // Another process may have been refused meanwhile: the shared gate is asked again (an abort
+    // or the deadline ends the wait for its answer at once).
+    sharedGateMs = await abortable(shared.gateWait(), signal);
   } catch (error) {
     giveBack(ticket);
     throw error;

@@ -252,8 +252,13 @@ export class SharedQuota {
     return { gateMs: 0, waitMs: booked.waitMs };
   }
 
-  /** ms until the shared gate opens (0 when open, or when the store cannot say: best effort). */
+  /**
+   * ms until the shared gate opens (0 when open, or when the store cannot say: best effort). Not
+   * asked again right after a failed call (the booking it follows came from the fallback): a call
+   * never waits twice on a store that just failed.
+   */
   async gateWait(): Promise<number> {
+    if (!this.#storeWasUp) return 0;
     return (await this.#call(() => this.#store.gateWait(this.#key))) ?? 0;
   }
 

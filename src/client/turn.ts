@@ -73,9 +73,13 @@ export async function waitTurn(
         return ticket;
     }
   } catch (error) {
-    // An abort for the deadline keeps its own error; any other is the caller's `AbortError`.
-    if (signal?.aborted && !(error instanceof AbortError) && !(error instanceof DeadlineExceededError))
-      throw new AbortError(signal.reason);
+    // An abort for the deadline is its own error, whichever wait it ended; any other is the
+    // caller's `AbortError`.
+    if (signal?.aborted) {
+      if (signal.reason instanceof DeadlineExceededError) throw signal.reason;
+      if (!(error instanceof AbortError) && !(error instanceof DeadlineExceededError))
+        throw new AbortError(signal.reason);
+    }
     throw error;
   } finally {
     line.leave();
