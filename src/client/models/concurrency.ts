@@ -31,7 +31,8 @@
  *   while the server's counters state room left in their window, that the cap does not explain
  *   (more were admitted within one hint's length before it than were in flight), says the server
  *   admits at most the calls it admitted in that span: `perPeriod` becomes the lowest such count
- *   less one, over a period of the hint's length (at most {@link MAX_PERIOD_MS}); like the cap, it
+ *   less one, over a period of the hint's length (at most {@link MAX_PERIOD_MS}; a hint of another
+ *   length — a per-minute limit beside a per-second one — is a limit of its own); like the cap, it
  *   grows by one after {@link PROBE_AFTER_MS} without such a refusal. From then on a call may go
  *   while fewer than `perPeriod` calls were sent within the last period (a sliding log
  *   of what was admitted and what is in flight, over the period and {@link PERIOD_SLACK} more);
@@ -56,6 +57,23 @@ export const PERIOD_SLACK = 0.05;
  */
 const LOG_MAX = 4096;
 
+/** Most calls the server admits per `periodMs`. */
+export interface PeriodLimit {
+  perPeriod: number;
+  periodMs: number;
+  /** When `perPeriod` last changed. */
+  at: number;
+}
+
+/** Most period limits a key keeps (a new hint length beyond them replaces the oldest learned). */
+const MAX_PERIODS = 4;
+
+/** The period limit a hint of `periodMs` speaks of: one within half to twice its length. */
+function periodFor(s: ConcurrencyModelState, periodMs: number): PeriodLimit | undefined {
+  for (const p of s.periods) if (periodMs <= p.periodMs * 2 && p.periodMs <= periodMs * 2) return p;
+  return undefined;
+}
+
 /** What the concurrency model knows about one key. */
 export interface ConcurrencyModelState {
   /** Most calls the server admits in flight at once, or `null` while no refusal has said. */
@@ -70,11 +88,12 @@ export interface ConcurrencyModelState {
    */
   admitted: number[];
   admittedFrom: number;
-  /** Most calls the server admits per `periodMs`, or `null` while no refusal has said. */
-  perPeriod: number | null;
-  periodMs: number;
-  /** When `perPeriod` last changed. */
-  perPeriodAt: number;
+  /**
+   * The calls-per-period limits refusals said, one per length of their retry hint (GitHub refuses
+   * too many per second with a hint of a second, too many per minute with one of a minute): each
+   * paces on its own. Empty while no refusal has said.
+   */
+  periods: PeriodLimit[];
   /** When a refusal below the cap was last doubted; `-Infinity` before. */
   doubtedAt: number;
   /** Answers that came while the cap was in full use, since `changedAt` or a doubted refusal. */
@@ -96,9 +115,7 @@ export function newConcurrency(): ConcurrencyModelState {
     pending: new PendingSends(),
     admitted: [],
     admittedFrom: 0,
-    perPeriod: null,
-    periodMs: 1000,
-    perPeriodAt: Number.NEGATIVE_INFINITY,
+    periods: [],
     fullAnswers: 0,
     ramp: null,
     rampEnd: 0,
@@ -156,9 +173,16 @@ function learnPerPeriod(s: ConcurrencyModelState, o: Observation, cap: boolean):
   // The refused call itself is pending: it left at `o.sentAt`, and counts nothing.
   const admitted = sentWithin(s, o.sentAt - periodMs, o.sentAt) - 1;
   if (admitted <= sentBefore(s, o)) return; // no more than were in flight: the cap's to explain
-  s.periodMs = s.perPeriod === null ? periodMs : Math.max(s.periodMs, periodMs);
-  s.perPeriod = Math.max(1, Math.min(s.perPeriod ?? Number.POSITIVE_INFINITY, admitted - 1));
-  s.perPeriodAt = o.at;
+  const perPeriod = Math.max(1, admitted - 1);
+  const same = periodFor(s, periodMs);
+  if (same) {
+    same.periodMs = Math.max(same.periodMs, periodMs);
+    same.perPeriod = Math.min(same.perPeriod, perPeriod);
+    same.at = o.at;
+    return;
+  }
+  if (s.periods.length >= MAX_PERIODS) s.periods.shift();
+  s.periods.push({ periodMs, perPeriod, at: o.at });
 }
 
 function afterRefusal(s: ConcurrencyModelState, o: Observation): void {
@@ -194,7 +218,8 @@ function afterRefusal(s: ConcurrencyModelState, o: Observation): void {
  * dropped once they are as many as the view holds: amortized O(1) per answer.
  */
 function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): void {
-  const keepFrom = now - (s.perPeriod === null ? MAX_PERIOD_MS : s.periodMs * (1 + PERIOD_SLACK));
+  // The longest period a refusal may speak of: a later, longer hint counts what was admitted over it.
+  const keepFrom = now - MAX_PERIOD_MS * (1 + PERIOD_SLACK);
   const log = s.admitted;
   let from = s.admittedFrom;
   while (from < log.length && log[from]! <= keepFrom) from++;
@@ -209,10 +234,11 @@ function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): voi
 
 function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
   logAdmitted(s, o.sentAt, o.at);
-  if (s.perPeriod !== null && o.at - s.perPeriodAt >= PROBE_AFTER_MS) {
-    s.perPeriod++;
-    s.perPeriodAt = o.at;
-  }
+  for (const p of s.periods)
+    if (o.at - p.at >= PROBE_AFTER_MS) {
+      p.perPeriod++;
+      p.at = o.at;
+    }
   if (s.ramp !== null && o.sentAt >= s.rampFrom) {
     const ramp = s.ramp + 1;
     s.ramp = ramp >= Math.min(s.rampEnd, s.cap ?? Number.POSITIVE_INFINITY) ? null : ramp;
@@ -227,6 +253,24 @@ function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
 }
 
 /**
+ * ms until a call of `cost` fits period limit `p`: the sorted send times within the period (and
+ * its slack); the call may go once all but `perPeriod − cost` left it.
+ */
+function periodDelay(s: ConcurrencyModelState, p: PeriodLimit, cost: number, now: number): number {
+  const periodMs = p.periodMs * (1 + PERIOD_SLACK);
+  const from = now - periodMs;
+  const within: number[] = [];
+  for (let i = s.admittedFrom; i < s.admitted.length; i++)
+    if (s.admitted[i]! > from) within.push(s.admitted[i]!);
+  const { pending } = s;
+  for (let i = 0; i < pending.size; i++) if (pending.valueAt(i) > from) within.push(pending.valueAt(i));
+  const over = within.length + cost - p.perPeriod;
+  if (over <= 0) return 0;
+  within.sort((a, b) => a - b);
+  return Math.max(0, within[over - 1]! + periodMs - now);
+}
+
+/**
  * The concurrency model as a {@link ServerModel} whose unit is one call in flight: `delay` is 0
  * while a place is free and the per-period limit allows, the time until it does when only that
  * binds, and `Infinity` (wait for an answer) when no place is free.
@@ -234,19 +278,9 @@ function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
 export const concurrencyModel: ServerModel<ConcurrencyModelState> = {
   delay(s, cost, now, inFlight) {
     if (inFlight + cost > allowance(s)) return Number.POSITIVE_INFINITY;
-    if (s.perPeriod === null) return 0;
-    // Sorted send times within the period; the call may go once all but `perPeriod − cost` left it.
-    const periodMs = s.periodMs * (1 + PERIOD_SLACK);
-    const from = now - periodMs;
-    const within: number[] = [];
-    for (let i = s.admittedFrom; i < s.admitted.length; i++)
-      if (s.admitted[i]! > from) within.push(s.admitted[i]!);
-    const { pending } = s;
-    for (let i = 0; i < pending.size; i++) if (pending.valueAt(i) > from) within.push(pending.valueAt(i));
-    const over = within.length + cost - s.perPeriod;
-    if (over <= 0) return 0;
-    within.sort((a, b) => a - b);
-    return Math.max(0, within[over - 1]! + periodMs - now);
+    let ms = 0;
+    for (const p of s.periods) ms = Math.max(ms, periodDelay(s, p, cost, now));
+    return ms;
   },
 
   sent(s, _cost, now, mark) {

@@ -87,8 +87,7 @@ describe('concurrency model, calls per period', () => {
 
   it('a refusal with room left in the window, after more were admitted within the hint than in flight: that many per period, less one', () => {
     const calls = steadyThenRefused(room);
-    expect(calls.s.perPeriod).toBe(39);
-    expect(calls.s.periodMs).toBe(1000);
+    expect(calls.s.periods).toEqual([{ perPeriod: 39, periodMs: 1000, at: 401 }]);
     expect(calls.s.cap).toBeNull();
   });
 
@@ -106,7 +105,7 @@ describe('concurrency model, calls per period', () => {
     const calls = steadyThenRefused(room);
     const [late] = calls.send(1, 401 + PROBE_AFTER_MS);
     calls.settle(late!, 402 + PROBE_AFTER_MS, 'answered');
-    expect(calls.s.perPeriod).toBe(40);
+    expect(calls.s.periods[0]?.perPeriod).toBe(40);
   });
 
   it.each([
@@ -120,14 +119,14 @@ describe('concurrency model, calls per period', () => {
     },
     { case: 'no retry hint', fields: { ...room, retryAfterMs: null } },
   ])('no per-period limit when $case', ({ fields }) => {
-    expect(steadyThenRefused(fields).s.perPeriod).toBeNull();
+    expect(steadyThenRefused(fields).s.periods).toEqual([]);
   });
 
   it('no per-period limit from a refusal the cap explains (no more admitted than in flight)', () => {
     const calls = new Calls();
     calls.burst(8, 8, 0, room);
     expect(calls.s.cap).toBe(8);
-    expect(calls.s.perPeriod).toBeNull();
+    expect(calls.s.periods).toEqual([]);
   });
 });
 
