@@ -260,8 +260,14 @@ function periodDelay(s: ConcurrencyModelState, p: PeriodLimit, cost: number, now
   const periodMs = p.periodMs * (1 + PERIOD_SLACK);
   const from = now - periodMs;
   const within: number[] = [];
-  for (let i = s.admittedFrom; i < s.admitted.length; i++)
-    if (s.admitted[i]! > from) within.push(s.admitted[i]!);
+  // From the newest back: answers come nearly in send order, so the scan stops a period past the
+  // period's start instead of reading the whole log (kept over the longest period a hint may name).
+  const stopAt = from - p.periodMs;
+  for (let i = s.admitted.length - 1; i >= s.admittedFrom; i--) {
+    const at = s.admitted[i]!;
+    if (at > from) within.push(at);
+    else if (at <= stopAt) break;
+  }
   const { pending } = s;
   for (let i = 0; i < pending.size; i++) if (pending.valueAt(i) > from) within.push(pending.valueAt(i));
   const over = within.length + cost - p.perPeriod;
