@@ -7,49 +7,23 @@
  * `commandTimeoutMs` (default 100 ms) passes. The package is built by tsup into a temporary
  * folder (ESM only, no types); the waits run on the built `ManualClock`.
  */
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'tsup';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltPackage, buildPackage } from '../support/build-package.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  tsup: { entry: Record<string, string> } & Record<string, unknown>;
-};
-let out = '';
+let built: BuiltPackage | undefined;
 
 /** Imports one built entry (`index`, `redis/index`, …) as a user's `import 'headway/…'` would load it. */
 // biome-ignore lint/suspicious/noExplicitAny: the build has no types here
-const entry = (name: string): Promise<any> => import(pathToFileURL(join(out, 'dist', `${name}.js`)).href);
+const entry = (name: string): Promise<any> =>
+  import(pathToFileURL(join((built as BuiltPackage).dist, `${name}.js`)).href);
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'headway-built-'));
-  // The build's bare imports (`p-queue`, `undici`, …) resolve as they do for an installed package.
-  symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'));
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
-  const entries = Object.fromEntries(
-    Object.entries(pkg.tsup.entry)
-      .filter(([name]) => name !== 'cli/main')
-      .map(([name, file]) => [name, join(root, file)]),
-  );
-  await build({
-    ...pkg.tsup,
-    entry: entries,
-    format: ['esm'],
-    dts: false,
-    sourcemap: false,
-    clean: false,
-    silent: true,
-    config: false,
-    outDir: join(out, 'dist'),
-  });
+  built = await buildPackage('esm');
 }, 120_000);
 
-afterAll(() => {
-  if (out) rmSync(out, { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 describe('the built package: a slow answer of the Redis store', () => {
   it('one StoreTimeoutError from `headway/redis` sends one call to the fallback; the store is not marked down', async () => {

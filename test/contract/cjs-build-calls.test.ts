@@ -7,21 +7,16 @@
  * prints what the call gave. Loopback only.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltPackage, buildPackage } from '../support/build-package.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { tsup: Record<string, unknown> };
-let out = '';
+let built: BuiltPackage | undefined;
 
 /** Runs `code` as a CommonJS script in a child Node; `dist` is the built folder. Its stdout, trimmed. */
 async function runCjs(code: string): Promise<string> {
-  const script = `const dist = ${JSON.stringify(join(out, 'dist'))};\n${code}`;
+  const { out, dist } = built as BuiltPackage;
+  const script = `const dist = ${JSON.stringify(dist)};\n${code}`;
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
     cwd: out,
     timeout: 20_000,
@@ -30,24 +25,10 @@ async function runCjs(code: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'headway-cjs-'));
-  symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'));
-  await build({
-    ...pkg.tsup,
-    entry: { index: join(root, 'src/index.ts'), 'undici/index': join(root, 'src/undici/index.ts') },
-    format: ['cjs'],
-    dts: false,
-    sourcemap: false,
-    clean: false,
-    silent: true,
-    config: false,
-    outDir: join(out, 'dist'),
-  });
+  built = await buildPackage('cjs', ['index', 'undici/index']);
 }, 120_000);
 
-afterAll(() => {
-  if (out) rmSync(out, { recursive: true, force: true });
-});
+afterAll(() => built?.remove());
 
 describe('the CommonJS build makes calls', () => {
   it("require('headway'): a createFetch call resolves with the transport's Response", async () => {
