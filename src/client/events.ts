@@ -40,9 +40,12 @@ export interface GiveUpEvent {
   reason: RetryReason | 'retry-after-too-long';
 }
 
-type Listener<T> = (event: T) => void;
+/** A listener; an `async` one may return a promise, whose rejection is ignored as a throw is. */
+type Listener<T> = (event: T) => unknown;
 
-/** A list of listeners; `emit` never lets a throwing listener break the call. */
+const ignore = () => {};
+
+/** A list of listeners; `emit` never lets a throwing (or rejecting) listener break the call. */
 export class EventChannel<T> {
   #listeners: Listener<T>[] = [];
 
@@ -64,9 +67,13 @@ export class EventChannel<T> {
   emit(event: T): void {
     for (const listener of this.#listeners) {
       try {
-        listener(event);
+        // A listener's failure must not change the outcome of a call, nor (an `async` listener's
+        // rejection) end the process as an unhandled rejection.
+        const result = listener(event);
+        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+          (result as PromiseLike<unknown>).then(undefined, ignore);
       } catch {
-        // A listener's failure must not change the outcome of a call.
+        // as above
       }
     }
   }
