@@ -6,10 +6,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { algorithms } from '../../src/core/algorithms/index.js';
+import { algorithmNames } from '../../src/core/algorithms/names.js';
 import { InvalidOptionError } from '../../src/errors.js';
 import { takeOnRedis } from '../../src/redis/algorithm-call.js';
 import { Batcher } from '../../src/redis/batcher.js';
-import type { AlgorithmName } from '../../src/stores/store.js';
 import { redisUrl, uniquePrefix } from '../support/redis.js';
 
 let client: Redis;
@@ -20,13 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => client.disconnect());
 
-const ALGORITHMS: AlgorithmName[] = [
-  'token-bucket',
-  'gcra',
-  'fixed-window',
-  'sliding-window-counter',
-  'sliding-log',
-];
 const targetFor = (algorithm: string) => ({
   client,
   prefix: uniquePrefix(`huge-${algorithm}`),
@@ -35,12 +28,12 @@ const targetFor = (algorithm: string) => ({
 });
 
 describe('a huge limit on Redis', () => {
-  it.each(ALGORITHMS)('%s: a limit beyond 2^53 is refused with InvalidOptionError', async (algorithm) => {
+  it.each(algorithmNames)('%s: a limit beyond 2^53 is refused with InvalidOptionError', async (algorithm) => {
     const limit = { algorithm, limit: 1e19, windowMs: 60_000 };
     await expect(takeOnRedis(targetFor(algorithm), 'k', limit, 1)).rejects.toBeInstanceOf(InvalidOptionError);
   });
 
-  it.each(ALGORITHMS)('%s: at 2^53 − 1, remaining is the memory algorithm’s', async (algorithm) => {
+  it.each(algorithmNames)('%s: at 2^53 − 1, remaining is the memory algorithm’s', async (algorithm) => {
     const limit = { algorithm, limit: Number.MAX_SAFE_INTEGER, windowMs: 60_000 };
     const { decision, now } = await takeOnRedis(targetFor(algorithm), 'k', limit, 1);
     const memory = algorithms[algorithm].take(undefined, limit, now, 1).decision;

@@ -11,11 +11,12 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { algorithmNames } from '../../src/core/algorithms/names.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { InvalidOptionError } from '../../src/errors.js';
 import { redisStore } from '../../src/redis/index.js';
 import { memoryStore } from '../../src/stores/memory.js';
-import type { AlgorithmName, Decision, StoreLimit } from '../../src/stores/store.js';
+import type { Decision, StoreLimit } from '../../src/stores/store.js';
 import { redisUrl, uniquePrefix } from '../support/redis.js';
 
 let client: Redis;
@@ -26,16 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => client.disconnect());
 
-const ALGORITHMS: AlgorithmName[] = [
-  'token-bucket',
-  'gcra',
-  'fixed-window',
-  'sliding-window-counter',
-  'sliding-log',
-];
-
 describe('a window of 10¹⁸ ms on Redis', () => {
-  it.each(ALGORITHMS)(
+  it.each(algorithmNames)(
     '%s: the first take is decided as in memory (or the policy refused as invalid)',
     async (algorithm) => {
       const limit: StoreLimit = { algorithm, limit: 1, windowMs: 1e18 };

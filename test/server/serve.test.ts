@@ -4,6 +4,27 @@ import { ManualClock } from '../../src/core/manual-clock.js';
 import { startServer } from '../../src/server/serve.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
 
+/**
+ * A manual clock whose `asleep` resolves once the server sleeps `latencyMs` on it (an answer is in
+ * its delay).
+ */
+function latencyClock(latencyMs: number): { manual: ManualClock; clock: Clock; asleep: Promise<void> } {
+  const manual = new ManualClock();
+  let sleeping: () => void = () => {};
+  const asleep = new Promise<void>((resolve) => {
+    sleeping = resolve;
+  });
+  const clock: Clock = {
+    now: () => manual.now(),
+    wallNow: () => manual.wallNow(),
+    sleep: (ms, signal) => {
+      if (ms === latencyMs) sleeping();
+      return manual.sleep(ms, signal);
+    },
+  };
+  return { manual, clock, asleep };
+}
+
 describe('startServer', () => {
   it('serves the contract on loopback with an injected clock', async () => {
     const clock = new ManualClock();
@@ -100,19 +121,7 @@ describe('startServer', () => {
   });
 
   it('delays admitted answers by latencyMs on its clock', async () => {
-    const manual = new ManualClock();
-    let sleeping: () => void = () => {};
-    const asleep = new Promise<void>((resolve) => {
-      sleeping = resolve;
-    });
-    const clock: Clock = {
-      now: () => manual.now(),
-      wallNow: () => manual.wallNow(),
-      sleep: (ms, signal) => {
-        if (ms === 250) sleeping();
-        return manual.sleep(ms, signal);
-      },
-    };
+    const { manual, clock, asleep } = latencyClock(250);
     const server = await startServer({ clock, latencyMs: 250 });
     try {
       let answered = false;
@@ -127,5 +136,24 @@ describe('startServer', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('startServer latencyMs: close() while an answer is delayed', () => {
+  // `close()` "stops listening and closes open connections": an answer still in its delay has no
+  // connection left, and its delay must not outlive the server (a timer left behind kept `headway
+  // serve` alive for up to `latencyMs` after SIGINT).
+  it('leaves no latency sleep pending on the clock', async () => {
+    const { manual, clock, asleep } = latencyClock(60_000);
+    const server = await startServer({ clock, latencyMs: 60_000 });
+    const pending = fetch(server.url).then(
+      (r) => r.status,
+      () => 'connection closed',
+    );
+    await asleep;
+    expect(manual.pending).toBe(1);
+    await server.close();
+    expect(await pending).toBe('connection closed');
+    expect(manual.pending).toBe(0);
   });
 });
