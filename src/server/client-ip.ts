@@ -6,8 +6,10 @@ import type { ClientInfo, LimitRequest } from './request.js';
  * the chain is `[...X-Forwarded-For, socket address]`, and the client is the entry `trustProxy`
  * places left of the socket (clamped to the leftmost). With `trustProxy: 0` (the default) the
  * header is ignored: anyone can write it, so trusting it lets a client pick its own key. An entry
- * that is not an IP address (no proxy writes one: a client forged it) is passed over for the
- * nearest address right of it, so junk never becomes a key.
+ * may carry a port, as some proxies write it (Azure Application Gateway: `203.0.113.7:51234`,
+ * `[2001:db8::7]:51234`): the address is what counts. An entry that is not an IP address (no proxy
+ * writes one: a client forged it) is passed over for the nearest address right of it, so junk
+ * never becomes a key.
  */
 export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: number): string | undefined {
   if (trustProxy === 0) return info.ip;
@@ -19,8 +21,19 @@ export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: nu
   // else a client's forged entry would move into the trusted proxy's place.
   const chain: (string | undefined)[] = [...forwarded, info.ip];
   for (let i = Math.max(0, chain.length - 1 - trustProxy); i < chain.length; i++) {
-    const hop = chain[i];
-    if (hop !== undefined && isIP(hop.replace(/^\[|\]$/g, '').replace(/%.*$/, '')) !== 0) return hop;
+    const address = chain[i] === undefined ? undefined : addressOf(chain[i] as string);
+    if (address !== undefined) return address;
   }
   return info.ip;
+}
+
+/** An IPv4 entry with a port (`1.2.3.4:80`), or a bracketed IPv6 one with or without (`[::1]:80`). */
+const WITH_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([^\]]+)\])(?::\d{1,5})?$/;
+
+/** The IP address an `X-Forwarded-For` entry (or socket address) names, without a port; `undefined` if none. */
+function addressOf(hop: string): string | undefined {
+  if (isIP(hop.replace(/%.*$/, '')) !== 0) return hop;
+  const match = WITH_PORT.exec(hop);
+  const address = match?.[1] ?? match?.[2];
+  return address !== undefined && isIP(address.replace(/%.*$/, '')) !== 0 ? address : undefined;
 }

@@ -48,6 +48,8 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
   const name = policy.name ?? 'default';
   if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
     invalid(`${where}.name`, 'a token ([A-Za-z0-9_.-])', name);
+  if (policy.failClosed !== undefined && typeof policy.failClosed !== 'boolean')
+    invalid(`${where}.failClosed`, 'true or false', policy.failClosed);
   const block = 'To block a route entirely, answer 403 yourself; a limit needs at least one unit per window';
   if (policy.rate !== undefined) {
     if (policy.limit !== undefined) {
@@ -57,6 +59,12 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
         policy.limit,
       );
     }
+    if (policy.windowMs !== undefined)
+      invalid(
+        `${where}.windowMs`,
+        'omitted when `rate` is given (a rate has `burst`; a window has `limit` + `windowMs`)',
+        policy.windowMs,
+      );
     const rate = withHint(block, () => positive(`${where}.rate`, policy.rate));
     const burst = withHint('`burst` is the most units at once', () =>
       positive(`${where}.burst`, policy.burst ?? defaultBurst(rate)),
@@ -65,11 +73,17 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
     // A rate so small that `burst / rate` overflows: no window a store can count (every decision NaN).
     if (!Number.isFinite(window.windowMs))
       invalid(`${where}.rate`, `a rate whose refill of \`burst\` (${burst}) takes a finite time`, rate);
-    return { name, failClosed: policy.failClosed === true, limit: { algorithm, ...window } };
+    return { name, failClosed: policy.failClosed ?? false, limit: { algorithm, ...window } };
   }
+  if (policy.burst !== undefined)
+    invalid(
+      `${where}.burst`,
+      'omitted when `limit` is given (use `rate` + `burst`, or `limit` + `windowMs`)',
+      policy.burst,
+    );
   const limit = withHint(block, () => positive(`${where}.limit`, policy.limit));
   const windowMs = withHint('Give the window in ms, e.g. 60_000 for a minute', () =>
     positive(`${where}.windowMs`, policy.windowMs ?? 60_000),
   );
-  return { name, failClosed: policy.failClosed === true, limit: { algorithm, limit, windowMs } };
+  return { name, failClosed: policy.failClosed ?? false, limit: { algorithm, limit, windowMs } };
 }

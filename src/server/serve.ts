@@ -5,12 +5,14 @@ import { invalid, nonNegative, positive } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from './cors.js';
+import { defaultKeyOf } from './default-key.js';
 import type { HeaderDialect } from './headers/types.js';
 import type { RateLimitMetrics } from './metrics.js';
 import { nodeRequest } from './node-request.js';
-import type { RateLimitOptions } from './options.js';
+import { type RateLimitOptions, rateLimitDefaults } from './options.js';
 import type { Policy } from './policy.js';
 import { rateLimit } from './rate-limit.js';
+import type { ClientInfo, LimitRequest } from './request.js';
 
 /** Options of {@link startServer} (and the `headway serve` flags). */
 export interface ServeOptions {
@@ -78,6 +80,22 @@ export const serveDefaults: ServeOptions = {
   limiter: {},
 };
 
+/**
+ * The key of `--key-header NAME`: `NAME=<value>` for a request with the header (a form no default
+ * key takes, so a value cannot name another client's quota), else the limiter's default key.
+ */
+function headerKey(name: string, limiter: Partial<RateLimitOptions>) {
+  const header = name.toLowerCase();
+  const fallback = defaultKeyOf({
+    trustProxy: limiter.trustProxy ?? rateLimitDefaults.trustProxy,
+    ipv6Prefix: limiter.ipv6Prefix ?? rateLimitDefaults.ipv6Prefix,
+  });
+  return (request: LimitRequest, info: ClientInfo): string => {
+    const value = request.headers.get(header);
+    return value === null ? fallback(request, info) : `${header}=${value}`;
+  };
+}
+
 /** The serve policy: `{ rate, burst }` for bucket algorithms, `{ limit, windowMs }` for window ones. */
 export function servePolicy(o: Pick<ServeOptions, 'rate' | 'burst' | 'windowMs' | 'algorithm'>): Policy {
   if (o.algorithm === 'token-bucket' || o.algorithm === 'gcra') return { rate: o.rate, burst: o.burst };
@@ -130,14 +148,13 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
     wallNow: () => clock.wallNow() + clockSkewMs,
     sleep: (ms, s) => clock.sleep(ms, s),
   };
-  const header = o.keyHeader?.toLowerCase();
   const limiter = rateLimit({
     algorithm: o.algorithm,
     headers: o.headers,
     mode: o.mode,
     policy: servePolicy(o),
     clock: skewed,
-    ...(header ? { key: (request, info) => request.headers.get(header) ?? `ip:${info.ip}` } : {}),
+    ...(o.keyHeader ? { key: headerKey(o.keyHeader, o.limiter) } : {}),
     ...o.limiter,
   });
   const startedAt = clock.now();

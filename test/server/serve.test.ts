@@ -114,7 +114,7 @@ describe('startServer', () => {
         expect((await fetch(server.url, { headers: { 'x-tenant': 'acme' } })).status).toBe(200);
       }
       expect(server.metrics()).toMatchObject({ allowed: 1, wouldRefuse: 2, refusedKeys: 1 });
-      expect(server.metrics().keys[0]?.key).toBe('acme');
+      expect(server.metrics().keys[0]?.key).toBe('x-tenant=acme');
     } finally {
       await server.close();
     }
