@@ -6,9 +6,10 @@
 
 import { invalid, positive } from '../core/validate.js';
 import { Engine, type EngineEvents, type Transport } from './engine.js';
-import { fetchRefusedUrl } from './fetch-blocked-url.js';
+import { fetchRefusedAnswer, fetchRefusedUrl } from './fetch-refusals.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
 import { describeRequest, isReplayable } from './request.js';
+import { type WatchedBody, watchBody } from './watched-body.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
 export interface HeadwayFetch extends EngineEvents {
@@ -60,13 +61,24 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
     } catch (error) {
       return Promise.reject(error);
     }
+    // A stream body is watched once sent (its own failure is the caller's, not an outage), and
+    // cancelled, as `fetch` cancels it, when the call ends before it was sent.
+    const stream = init?.body instanceof ReadableStream ? (init.body as ReadableStream<Uint8Array>) : null;
+    let watched: WatchedBody | null = null;
+    let sent = false;
     const attempt: Transport<Response> = {
-      send: (signal) => transport()(input, signal ? { ...init, signal } : init),
+      send: (signal) => {
+        sent = true;
+        if (stream && !watched && !stream.locked) watched = watchBody(stream);
+        const sentInit = watched ? { ...init, body: watched.body } : init;
+        return transport()(input, signal ? { ...sentInit, signal } : sentInit);
+      },
       discard: cancelBody,
       response: asIs,
       refused: (error) => refusedArguments(error, input, init),
+      notServerFault: (error) => fetchRefusedAnswer(error) || watched?.failedWith(error) === true,
     };
-    return engine.run(
+    const run = engine.run(
       {
         request,
         replayable: isReplayable(input, init),
@@ -79,6 +91,12 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       },
       attempt,
     );
+    const unsent = stream ?? (input instanceof Request ? input.body : null);
+    if (!unsent) return run;
+    return run.catch((error: unknown) => {
+      if (!sent && !unsent.locked) void unsent.cancel(error).catch(() => {});
+      throw error;
+    });
   };
 
   return Object.assign(headwayFetch, engine.api);

@@ -367,9 +367,12 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       this.#lane.cancel(ticket);
       throw failure;
     }
-    const verdict = verdictOf({ kind: aborted ? 'aborted' : 'network' });
+    // The caller's doing (an abort, a body that failed, an answer fetch will not follow): no outage.
+    const callers = aborted || this.#transport.notServerFault?.(failure) === true;
+    const verdict = verdictOf({ kind: callers ? 'aborted' : 'network' });
     this.#lane.settle(ticket, verdict, null);
     if (aborted) throw call.abortReason();
+    if (callers) throw failure;
     call.recordStatus(null);
     const timeoutMs = this.#spec.timeoutMs ?? this.#opts.timeoutMs;
     const error = attempt.timedOut() ? new TimeoutError(facts, timeoutMs as number) : failure;

@@ -36,6 +36,13 @@ export interface Transport<A extends RateLimitResponse> {
    */
   refused?(error: unknown): boolean;
   /**
+   * True when a failed attempt's `error` is neither the server's doing nor the network's: the
+   * transport refused the answer it got (`fetch` with a redirect it must not follow), or the
+   * caller's own request body failed. The call ends with that error, unretried, and the key learns
+   * no outage from it.
+   */
+  notServerFault?(error: unknown): boolean;
+  /**
    * Sends one attempt and reports its end to `attempt` as it happens, without a promise: a face
    * that can hold an answer at its head (the undici interceptor) then learns at once whether to
    * deliver it. Used for a call's first attempt when it may go at once; `send` for the others.

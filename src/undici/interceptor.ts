@@ -85,6 +85,8 @@ class PacedCall
   #live: AttemptHandler | null = null;
   /** The attempt whose answer is delivered, while part of what it held is still to forward. */
   #delivering: AttemptHandler | null = null;
+  /** What the caller's stream body failed with, once it did (the caller's doing, not an outage). */
+  #bodyFailure: { error: unknown } | null = null;
 
   constructor(
     engine: Engine,
@@ -187,7 +189,9 @@ class PacedCall
       this.#fail(error);
       return;
     }
-    const spec = { request, origin, replayable: isReplayableBody(this.#opts.body), signal: this };
+    const { body } = this.#opts;
+    if (isEmitter(body)) body.once('error', (error: unknown) => (this.#bodyFailure ??= { error }));
+    const spec = { request, origin, replayable: isReplayableBody(body), signal: this };
     this.#engine.start(spec, this, this);
   }
 
@@ -247,6 +251,15 @@ class PacedCall
 
   discard(answer: AttemptHandler): void {
     answer.drop();
+  }
+
+  /** The caller's stream body failed: the attempt's failure is the caller's doing. */
+  notServerFault(error: unknown): boolean {
+    const failure = this.#bodyFailure;
+    return (
+      failure !== null &&
+      (error === failure.error || (error as { cause?: unknown } | null)?.cause === failure.error)
+    );
   }
 
   /** undici refused the dispatch's arguments (a bad header value, …): it was never sent. */
@@ -620,6 +633,11 @@ function headersOf(source: DispatchOptions['headers']): Headers {
 }
 
 /** True when a dispatch body can be sent again: none, a string or bytes. */
+/** A body that is a Node stream (it reports its failure as an `error` event). */
+function isEmitter(body: DispatchOptions['body']): body is DispatchOptions['body'] & NodeJS.EventEmitter {
+  return typeof (body as { once?: unknown } | null | undefined)?.once === 'function';
+}
+
 function isReplayableBody(body: DispatchOptions['body']): boolean {
   return (
     body === undefined ||
