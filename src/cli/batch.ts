@@ -76,7 +76,14 @@ async function redisShared(url: string): Promise<Shared> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`--redis ${url}: cannot connect (${reason})`, { cause: error });
   }
-  return { store: redisStore({ client }), close: () => client.quit().then(() => {}) };
+  // `quit` waits for what is in flight, but rejects on a connection that is down (and would go on
+  // reconnecting, keeping the process alive): then the connection is dropped.
+  const close = () =>
+    client.quit().then(
+      () => {},
+      () => client.disconnect(),
+    );
+  return { store: redisStore({ client }), close };
 }
 
 /** Runs `headway batch` with `argv` (after the command name); resolves with the exit code. */

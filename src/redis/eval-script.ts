@@ -1,4 +1,5 @@
 import { isHeadwayError, StoreError, StoreTimeoutError } from '../errors.js';
+import { whenReplyLost } from './lost-replies.js';
 import type { LuaScript } from './lua-script.js';
 import type { RedisScriptClient } from './redis-client.js';
 
@@ -26,7 +27,7 @@ async function evalOnce(
  * Runs `script` in one round trip (`EVALSHA`, falling back to `EVAL` on `NOSCRIPT`) within
  * `timeoutMs`. Rejects with {@link StoreTimeoutError} when Redis does not answer in time (the timer
  * is cleared either way) and with {@link StoreError} (the client's error as `cause`) when the
- * command fails. `key` is the caller's limit key, for the error.
+ * command fails, or at once when its reply is lost with the connection ({@link whenReplyLost}). `key` is the caller's limit key, for the error.
  */
 export function evalScript(
   client: RedisScriptClient,
@@ -44,13 +45,19 @@ export function evalScript(
       () => setImmediate(() => reject(new StoreTimeoutError(key, timeoutMs, 'commandTimeoutMs'))),
       timeoutMs,
     );
+    const forget = whenReplyLost(client, (error) => {
+      clearTimeout(timer);
+      reject(new StoreError(key, error));
+    });
     evalOnce(client, script, keys, args).then(
       (reply) => {
         clearTimeout(timer);
+        forget();
         resolve(reply);
       },
       (error: unknown) => {
         clearTimeout(timer);
+        forget();
         reject(isHeadwayError(error) ? error : new StoreError(key, error));
       },
     );

@@ -24,10 +24,11 @@ export function redisKey(prefix: string, key: string, suffix: string): string {
     !key.includes('}') &&
     !illFormed;
   // An ill-formed key is hashed by its UTF-16 code units: as UTF-8 its lone surrogates would all
-  // be U+FFFD again.
+  // be U+FFFD again. Its tag is marked apart (`#~`, `~` being no base64url digit): the same bytes
+  // read as UTF-16 and as UTF-8 are two keys.
   const tag = plain
     ? key
-    : `#${createHash('sha256')
+    : `#${illFormed ? '~' : ''}${createHash('sha256')
         .update(key, illFormed ? 'utf16le' : 'utf8')
         .digest('base64url')}`;
   return `${prefix}:{${tag}}:${suffix}`;

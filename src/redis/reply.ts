@@ -11,13 +11,18 @@ export function numbers(reply: unknown, count: number, key: string): number[] {
 
 /**
  * Reads a batch script's flat reply: `count` integers (every call's values in order), then the
- * Redis time of the run as a `%.17g` string. Returns that time in ms, or throws a `TypeError`
- * naming the reply when it has another shape.
+ * Redis time of the run as a `%.17g` string. Returns that time in ms, with the integers made
+ * numbers in place (a client with ioredis's `stringNumbers` answers them as strings), or throws a
+ * `TypeError` naming the reply when it has another shape.
  */
 export function batchTime(reply: unknown, count: number): number {
   if (Array.isArray(reply) && reply.length === count + 1) {
     let integers = true;
-    for (let i = 0; i < count; i++) if (typeof reply[i] !== 'number') integers = false;
+    for (let i = 0; i < count; i++) {
+      if (typeof reply[i] !== 'number')
+        reply[i] = typeof reply[i] === 'string' ? Number(reply[i]) : Number.NaN;
+      if (!Number.isInteger(reply[i])) integers = false;
+    }
     const now = Number(reply[count]);
     if (integers && Number.isFinite(now)) return now;
   }
