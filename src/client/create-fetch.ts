@@ -31,7 +31,8 @@ function refusedArguments(error: unknown, input: RequestInfo | URL, init: Reques
   if (!(error instanceof TypeError)) return false;
   let url: string;
   try {
-    url = new Request(input, init).url;
+    // Without the caller's signal: a `Request` made from it would leave a listener on it until GC.
+    url = new Request(input, { ...init, signal: null }).url;
   } catch {
     return error.cause === undefined;
   }

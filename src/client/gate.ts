@@ -40,6 +40,11 @@ export class Gate {
     return Math.max(0, this.#until - now);
   }
 
+  /** When the gate opens (or last opened): the end of its latest hold. */
+  get opensAt(): number {
+    return this.#until;
+  }
+
   /** Why the gate is (or was last) closed. */
   get reason(): GateReason | null {
     return this.#reason;

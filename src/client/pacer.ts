@@ -246,10 +246,13 @@ export class Pacer {
 
   /**
    * True when a fresh pacer would pace the key the same from `now` (so forgetting it changes
-   * nothing): nothing in flight, no outage, nothing holds a call, and a configured bucket is full.
+   * nothing): nothing in flight, nothing holds a call, a configured bucket is full, and no outage
+   * but a stale one (its gate open for a whole backoff cap, `backoff.capMs`, and nothing sent
+   * since to test it: what it knew of the server is that old).
    */
   atRest(now: number): boolean {
-    if (this.#inFlight > 0 || this.#outageFailures > 0) return false;
+    if (this.#inFlight > 0) return false;
+    if (this.#outageFailures > 0 && now - this.gate.opensAt < this.#options.backoff.capMs) return false;
     const configured = this.#configured;
     if (configured && bucketModel.delay(configured, configured.burst ?? 1, now, 0) > 0) return false;
     return this.delay(1, now).ms <= 0;
