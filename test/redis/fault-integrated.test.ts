@@ -175,7 +175,7 @@ describe('Redis SIGKILLed mid-run, then restarted on the same port', () => {
       limiter: {
         store: redisStore({ client, prefix, commandTimeoutMs: STORE_TIMEOUT_MS }),
         storeTimeoutMs: STORE_TIMEOUT_MS,
-        policyFor: (key) => (key === 'login' ? login : key === 'warm' ? warmUp : api),
+        policyFor: (key) => (key === 'x-key=login' ? login : key === 'x-key=warm' ? warmUp : api),
         onDecision: (event) => {
           if (event.storeError) storeErrors.push(event.storeError.code);
         },
