@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { addressOf } from './ip-group.js';
 import type { ClientInfo, LimitRequest } from './request.js';
 
 /**
@@ -25,15 +25,4 @@ export function clientIp(request: LimitRequest, info: ClientInfo, trustProxy: nu
     if (address !== undefined) return address;
   }
   return info.ip;
-}
-
-/** An IPv4 entry with a port (`1.2.3.4:80`), or a bracketed IPv6 one with or without (`[::1]:80`). */
-const WITH_PORT = /^(?:(\d{1,3}(?:\.\d{1,3}){3})|\[([^\]]+)\])(?::\d{1,5})?$/;
-
-/** The IP address an `X-Forwarded-For` entry (or socket address) names, without a port; `undefined` if none. */
-function addressOf(hop: string): string | undefined {
-  if (isIP(hop.replace(/%.*$/, '')) !== 0) return hop;
-  const match = WITH_PORT.exec(hop);
-  const address = match?.[1] ?? match?.[2];
-  return address !== undefined && isIP(address.replace(/%.*$/, '')) !== 0 ? address : undefined;
 }

@@ -63,4 +63,12 @@ describe('default key', () => {
     expect(ipIdentity(undefined, 56)).toBe('unknown');
     expect(defaultKeyOf(options)(req(), { ip: '::ffff:192.0.2.1' })).toBe('ip:192.0.2.1');
   });
+
+  it('keys an address given with a port (Express `req.ip` behind a proxy that writes one) by the address', () => {
+    expect(ipIdentity('203.0.113.7:51234', 56)).toBe('203.0.113.7');
+    expect(ipIdentity('[2001:db8::7]:51234', 32)).toBe('2001:db8::/32');
+    expect(ipIdentity('[2001:db8::7]:1', 32)).toBe(ipIdentity('2001:db8::7', 32));
+    // Not an address: kept as is (a unix socket path), never read as one.
+    expect(ipIdentity('/tmp/app.sock', 56)).toBe('/tmp/app.sock');
+  });
 });
