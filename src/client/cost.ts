@@ -36,6 +36,13 @@ export function normalizeCost(cost: unknown, burst: number | undefined): Costs {
   const capacity = burst ?? Number.POSITIVE_INFINITY;
   let costs: Record<string, number>;
   if (typeof cost === 'object' && cost !== null) {
+    // Only a plain record of units: a promise (an `async` cost) or a `Map` has no units to read,
+    // and would silently cost 1 request. A promise's rejection is handled: the error says why.
+    if (Object.getPrototypeOf(cost) !== Object.prototype && Object.getPrototypeOf(cost) !== null) {
+      if (typeof (cost as { then?: unknown }).then === 'function')
+        (cost as PromiseLike<unknown>).then(undefined, () => {});
+      throw new InvalidCostError(cost as unknown as number, capacity);
+    }
     costs = { [REQUESTS]: 1 };
     for (const [unit, units] of Object.entries(cost)) {
       if (units === undefined) continue;

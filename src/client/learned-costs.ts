@@ -7,9 +7,11 @@
  * sent between them. What it gave back is the refill the reset states: a window of `limit` with
  * `remaining` left and `reset` ms to go gives `(limit − remaining) / reset` units back per ms at
  * most (a bucket refilling to full by the reset; a fixed window gives nothing back before it, so
- * the sample is high: the safe side). The first reading has nothing before it: the server counted
- * `limit − remaining` for the calls sent up to it, and perhaps more (another client, a window
- * already in use): a high sample too.
+ * the sample is high: the safe side), and never more than it lacked of full. The first reading has
+ * nothing before it: the server counted `limit − remaining` for the calls sent up to it that were
+ * still unanswered (an earlier answer without this window: it was not reported then), and perhaps
+ * more (another client, a window already in use): a high sample too. A refused call's reading
+ * samples nothing, and the next sample starts from it.
  *
  * The cost is the median of the last {@link SAMPLES} samples, so a window boundary, another
  * client's calls or answers that overtook each other (outliers) do not move it. A settled cost
@@ -27,6 +29,8 @@ interface Reading {
   at: number;
   /** Units the window gives back per ms at most, from its reset (0 when unknown). */
   refillPerMs: number;
+  /** Units it can give back at all: what it lacked of full (`limit − remaining`). */
+  lack: number;
 }
 
 interface UnitState {
@@ -61,28 +65,33 @@ export class LearnedCosts {
 
   /**
    * A reading of `window` from an answer to the call whose cumulative request mark is `mark`
-   * (calls sent up to and including it), arrived at `at` (monotonic ms).
+   * (calls sent up to and including it), arrived at `at` (monotonic ms), with `inFlight` calls
+   * unanswered until it came (it included). A `refused` call's reading samples nothing (its call
+   * cost nothing), but the next sample starts from it, so it is not spread over the refused call.
    */
-  observe(window: RateLimitPolicy, mark: number, at: number): void {
+  observe(window: RateLimitPolicy, mark: number, at: number, inFlight = mark, refused = false): void {
     const remaining = window.remaining;
     if (remaining === null) return;
     const state = this.#state(window.unit);
     const limit = window.quota;
-    const refillPerMs =
-      limit !== null && window.resetInMs !== null && window.resetInMs > 0
-        ? Math.max(0, limit - remaining) / window.resetInMs
-        : 0;
-    const reading: Reading = { mark, remaining, at, refillPerMs };
+    const lack = limit === null ? 0 : Math.max(0, limit - remaining);
+    const refillPerMs = window.resetInMs !== null && window.resetInMs > 0 ? lack / window.resetInMs : 0;
+    const reading: Reading = { mark, remaining, at, refillPerMs, lack };
     const last = state.last;
     if (last === null) {
-      if (limit !== null && limit > remaining && mark > 0) this.#sample(state, (limit - remaining) / mark);
+      // Only the calls still unanswered can be in the first count: one answered before it did not
+      // report this window (it may have appeared since), so it is not spread over them.
+      const calls = Math.min(mark, inFlight);
+      if (!refused && lack > 0 && calls > 0) this.#sample(state, lack / calls);
       state.last = reading;
       return;
     }
     // An answer that overtook a later one reads an older count: it measures nothing forward.
     if (mark <= last.mark) return;
-    const counted = last.remaining - remaining + last.refillPerMs * Math.max(0, at - last.at);
-    if (counted > 0) this.#sample(state, counted / (mark - last.mark));
+    // The refill stops at full: a window gives back at most what it lacked.
+    const refill = Math.min(last.lack, last.refillPerMs * Math.max(0, at - last.at));
+    const counted = last.remaining - remaining + refill;
+    if (!refused && counted > 0) this.#sample(state, counted / (mark - last.mark));
     state.last = reading;
   }
 

@@ -9,6 +9,7 @@
  * - {@link openaiUsage}: what an answered call actually used (`usage.total_tokens`, or Anthropic's
  *   `input_tokens + output_tokens`), as a `settleCost` option.
  */
+import { nonNegative, positive } from '../core/validate.js';
 import type { Cost } from './cost.js';
 import type { RequestDescription } from './request.js';
 
@@ -37,12 +38,24 @@ function textLength(value: unknown): number {
 /**
  * Tokens a JSON LLM request counts against a token window: `ceil(prompt characters / charsPerToken)`
  * plus its completion limit, the prompt being every string under `messages`, `prompt`, `input`,
- * `system` and `instructions`. `undefined` when `body` is not a JSON object.
+ * `system` and `instructions`. `undefined` when `body` is not a JSON object. Bad options throw
+ * `InvalidOptionError` (`charsPerToken` positive, `defaultMaxTokens` not negative, both finite).
  */
 export function estimateTokens(
   body: string | undefined,
   options: TokenEstimateOptions = {},
 ): number | undefined {
+  validateEstimate(options);
+  return estimate(body, options);
+}
+
+/** Validates {@link TokenEstimateOptions}: an `InvalidOptionError` names the one that is wrong. */
+function validateEstimate(options: TokenEstimateOptions): void {
+  if (options.charsPerToken !== undefined) positive('charsPerToken', options.charsPerToken);
+  if (options.defaultMaxTokens !== undefined) nonNegative('defaultMaxTokens', options.defaultMaxTokens);
+}
+
+function estimate(body: string | undefined, options: TokenEstimateOptions): number | undefined {
   if (body === undefined) return undefined;
   let parsed: unknown;
   try {
@@ -70,8 +83,9 @@ export function estimateTokens(
  * ```
  */
 export function llmCost(options: TokenEstimateOptions = {}): (request: RequestDescription) => Cost {
+  validateEstimate(options);
   return (request) => {
-    const tokens = estimateTokens(request.body, options);
+    const tokens = estimate(request.body, options);
     return tokens === undefined ? 1 : { requests: 1, tokens };
   };
 }

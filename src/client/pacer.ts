@@ -446,8 +446,8 @@ export class Pacer {
       counted++;
       const entry = this.#trackOf(window, now);
       entry.window ??= window;
-      if (window.unit !== REQUESTS && seen.outcome === 'answered')
-        this.#learned.observe(window, ticket.mark, now);
+      if (window.unit !== REQUESTS && seen.outcome !== 'failed')
+        this.#learned.observe(window, ticket.mark, now, this.#inFlight + 1, seen.outcome === 'limited');
     }
     // In place: the track entries are this pacer's own, and so are their states.
     for (const entry of this.#tracks) {
