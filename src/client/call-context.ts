@@ -79,6 +79,12 @@ export class CallContext {
     return this.#controller === undefined ? this.#callerSignal() : this.#controller.signal;
   }
 
+  /** The caller's signal (not a lazy one, which the face stops itself) was aborted before the call began. */
+  get abortedBefore(): boolean {
+    const caller = this.#caller;
+    return caller !== undefined && !isLazy(caller) && caller.aborted;
+  }
+
   /** The caller's own signal, made now if it is lazy. */
   #callerSignal(): AbortSignal | undefined {
     const caller = this.#caller;

@@ -183,13 +183,23 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       await clock.sleep(delay, this.#call.signal);
     } catch {
       throw this.#call.abortReason();
+    } finally {
+      // Also when the backoff ends in an abort: the call waited all the same.
+      const waited = clock.now() - started;
+      this.#facts.waitedMs += waited;
+      this.#lane.addWait(waited);
     }
-    this.#facts.waitedMs += clock.now() - started;
-    this.#lane.addWait(clock.now() - started);
   }
 
-  /** Runs the call to its end (its first `acquire` earns the key's retry budget its credit). */
+  /**
+   * Runs the call to its end (its first `acquire` earns the key's retry budget its credit). A call
+   * aborted before it began ends at once, as `fetch` ends it: nothing booked, nothing sent.
+   */
   run(): Promise<A> {
+    if (this.#call.abortedBefore) {
+      this.#end();
+      return Promise.reject(this.#call.abortReason());
+    }
     return this.#loop(null, 0);
   }
 
@@ -316,7 +326,10 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
           last = undefined;
         }
         facts.attempts++;
-        this.#retryOwed = false;
+        if (this.#retryOwed) {
+          this.#retryOwed = false;
+          lane.budget.retrySent();
+        }
         const attempt = call.attemptSignal(timeoutMs);
         let answer: A | undefined;
         let failure: unknown;

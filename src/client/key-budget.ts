@@ -17,7 +17,7 @@ export class KeyBudget {
   readonly #options: RetryBudgetOptions;
   readonly #clock: Clock;
   readonly #state: RetryBudgetState;
-  /** Retries the budget allowed. */
+  /** Retries sent. */
   #retries = 0;
 
   constructor(options: RetryBudgetOptions, clock: Clock) {
@@ -33,18 +33,20 @@ export class KeyBudget {
 
   /** Spends one retry; false when the budget is exhausted. */
   withdraw(): boolean {
-    const allowed = withdrawRetry(this.#state, this.#options, this.#clock.now());
-    if (allowed) this.#retries++;
-    return allowed;
+    return withdrawRetry(this.#state, this.#options, this.#clock.now());
   }
 
   /** Gives back a retry {@link withdraw} allowed that was never sent (its call ended first). */
   refund(): void {
     refundRetry(this.#state, this.#options);
-    this.#retries--;
   }
 
-  /** Retries allowed so far (and sent, or still to be). */
+  /** A retry {@link withdraw} allowed was sent. */
+  retrySent(): void {
+    this.#retries++;
+  }
+
+  /** Retries sent so far. */
   get retries(): number {
     return this.#retries;
   }

@@ -38,10 +38,12 @@ export async function waitTurn(
   // The whole turn counts as the key's waiting, as it does for the call (`facts.waitedMs`): behind
   // the head, at it, and for booked units.
   const entered = clock.now();
-  // The gate holds every call: behind the head too, its wait is judged now (the deadline,
-  // `maxRetryAfterMs`), not once the call reaches the head. Reported at the head.
+  // The gate holds every call: behind the head too, its wait is judged and reported now (the
+  // deadline, `maxRetryAfterMs`), not once the call reaches the head (the gate may be open by then).
   const gated = pacer.gateDelay(entered);
-  if (gated) waiter.checkWait(gated, true);
+  if (gated) waiter.checkWait(gated);
+  /** The wait last reported: waking early to the same wait (or a shorter one) is not a new one. */
+  const reported: Reported = { reason: gated ? gated.reason : null, until: gated ? entered + gated.ms : 0 };
   line.enter();
   try {
     for (;;) {
@@ -49,7 +51,7 @@ export async function waitTurn(
       /** The call left the line (aborted): a ticket its head still gets goes back. */
       let abandoned = false;
       const head = async () => {
-        const ticket = await atHead(key, cost, waiter);
+        const ticket = await atHead(key, cost, waiter, reported);
         if (abandoned) {
           giveBack(ticket);
           throw new AbortError(signal?.reason);
@@ -87,12 +89,24 @@ export async function waitTurn(
   }
 }
 
-/** At the head of the line: sleeps until the pacer lets the call go, then grants (or books) it. */
-async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): Promise<Ticket> {
+/** The wait a call last reported (`reason` `null`: none yet). */
+interface Reported {
+  reason: string | null;
+  until: number;
+}
+
+/**
+ * At the head of the line: sleeps until the pacer lets the call go, then grants (or books) it,
+ * reporting each new wait (`reported`: the call's last report, updated).
+ */
+async function atHead(
+  key: TurnContext,
+  cost: Costs | number,
+  waiter: Waiter,
+  reported: Reported,
+): Promise<Ticket> {
   const { pacer, line, shared, clock } = key;
   const signal = waiter.signal;
-  /** The wait last reported: waking early to the same wait (or a shorter one) is not a new one. */
-  let reported: { reason: string; until: number } | null = null;
   for (;;) {
     if (signal?.aborted) throw new AbortError(signal.reason);
     const now = clock.now();
@@ -104,10 +118,13 @@ async function atHead(key: TurnContext, cost: Costs | number, waiter: Waiter): P
       continue;
     }
     const until = now + delay.ms;
-    const repeat = reported !== null && reported.reason === delay.reason && until <= reported.until;
+    const repeat = reported.reason === delay.reason && until <= reported.until;
     waiter.checkWait(delay, repeat);
     // A wait for the next answer is no report (it has no length): a timed wait after it is a new one.
-    if (!repeat && Number.isFinite(delay.ms)) reported = { reason: delay.reason, until };
+    if (!repeat && Number.isFinite(delay.ms)) {
+      reported.reason = delay.reason;
+      reported.until = until;
+    }
     await line.sleep(delay.ms, signal);
   }
 }
