@@ -28,7 +28,7 @@ import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
 import { type Costs, REQUESTS } from './cost.js';
 import { Gate } from './gate.js';
 import { LearnedCosts } from './learned-costs.js';
-import { type BucketModelState, bucketModel, newBucket } from './models/bucket.js';
+import { type BucketModelState, bucketModel, newBucket, refundSent } from './models/bucket.js';
 import type { ConcurrencyModelState } from './models/concurrency.js';
 import {
   concurrencyModel,
@@ -375,9 +375,10 @@ export class Pacer {
       if (unit !== REQUESTS) this.#learned.settle(unit, units / ticket.cost);
   }
 
-  /** Gives back a ticket that was never sent. */
+  /** Gives back a ticket that was never sent: the configured bucket gets its units back. */
   cancel(ticket: Ticket, now: number): void {
     this.#attempts--;
+    if (this.#configured) refundSent(this.#configured, ticket.cost);
     this.#release(ticket, { kind: 'aborted' }, null, now);
   }
 

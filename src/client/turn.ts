@@ -42,9 +42,24 @@ export async function waitTurn(
   // deadline, `maxRetryAfterMs`), not once the call reaches the head (the gate may be open by then).
   const gated = pacer.gateDelay(entered);
   if (gated) waiter.checkWait(gated);
+  else if (!key.shared) {
+    // Nor can it go before the head: the pacer's wait for the next call is the least of its own
+    // (judged now, reported at the head: the wait it is told there is its own).
+    const pacing = pacer.delay(cost, entered);
+    if (pacing.ms > 0 && Number.isFinite(pacing.ms)) waiter.checkWait(pacing, true);
+  }
   /** The wait last reported: waking early to the same wait (or a shorter one) is not a new one. */
   const reported: Reported = { reason: gated ? gated.reason : null, until: gated ? entered + gated.ms : 0 };
+  // The call's place in the line is free the moment it is aborted (p-queue drops it then), not a
+  // few turns later when this function unwinds: a call made right after it may take it.
+  let inLine = true;
+  const leave = () => {
+    if (!inLine) return;
+    inLine = false;
+    line.leave();
+  };
   line.enter();
+  signal?.addEventListener('abort', leave);
   try {
     for (;;) {
       let granted: Ticket | undefined;
@@ -84,7 +99,8 @@ export async function waitTurn(
     }
     throw error;
   } finally {
-    line.leave();
+    signal?.removeEventListener('abort', leave);
+    leave();
     key.addWait(clock.now() - entered);
   }
 }

@@ -253,6 +253,11 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
 }
 
 /** The bucket model. */
+/** Gives back the `cost` a send took that never left (its ticket went back unsent), up to full. */
+export function refundSent(s: BucketModelState, cost: number): void {
+  if (s.tokens !== null) s.tokens = Math.min(s.burst ?? Number.POSITIVE_INFINITY, s.tokens + cost);
+}
+
 export const bucketModel: ServerModel<BucketModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.holdUntil > now) return s.holdUntil - now;
