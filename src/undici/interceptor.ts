@@ -53,8 +53,10 @@ export function headwayInterceptor(options: InterceptorOptions = {}): HeadwayInt
   const engine = new Engine(options);
   const interceptor = (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
     function headwayDispatch(opts: DispatchOptions, handler: DispatchHandler): boolean {
-      // An upgrade (WebSocket) or a CONNECT tunnel has no answer to pace on: it passes through.
-      if (opts.upgrade || opts.method === 'CONNECT') return dispatch(opts, handler);
+      // An upgrade (WebSocket) or a CONNECT tunnel has no answer to pace on: it passes through. So
+      // does a dispatch undici will refuse (no method string), to get undici's own typed error.
+      if (opts.upgrade || opts.method === 'CONNECT' || typeof opts.method !== 'string')
+        return dispatch(opts, handler);
       new PacedCall(engine, dispatch, opts, handler).start();
       return true;
     };
@@ -262,9 +264,13 @@ class PacedCall
     );
   }
 
-  /** undici refused the dispatch's arguments (a bad header value, …): it was never sent. */
+  /**
+   * undici refused the dispatch: its arguments (a bad header value, …), or a dispatcher closed or
+   * destroyed: it was never sent, and sending again through it cannot succeed.
+   */
   refused(error: unknown): boolean {
-    return (error as { code?: unknown } | null)?.code === 'UND_ERR_INVALID_ARG';
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED';
   }
 }
 
@@ -408,7 +414,9 @@ class AttemptHandler implements DispatchHandler {
     this.#done();
     if (this.#state === 'held' || this.#state === 'delivered') {
       this.#ended = { trailers };
-      if (this.#state === 'delivered') this.pump();
+      // An end that comes while the caller is paused (undici's pause is advisory: a closing
+      // connection ends the answer anyway) is owed to the caller's resume.
+      if (this.#state === 'delivered' && !this.pump()) this.#call.delivering = this;
     }
   }
 
@@ -420,7 +428,7 @@ class AttemptHandler implements DispatchHandler {
       sink.failed(error);
     } else if (this.#state === 'held' || this.#state === 'delivered') {
       this.#failed = error;
-      if (this.#state === 'delivered') this.pump();
+      if (this.#state === 'delivered' && !this.pump()) this.#call.delivering = this;
     }
   }
 
