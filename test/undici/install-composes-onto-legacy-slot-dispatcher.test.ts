@@ -9,34 +9,16 @@
  * cannot compose onto an older undici's dispatcher, so it leaves it and warns.
  * The slot is driven as Node 22/24's `fetch` drives it (`dispatch`); no network: a MockAgent.
  */
-import { getGlobalDispatcher, MockAgent, setGlobalDispatcher } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { MockAgent, setGlobalDispatcher } from 'undici';
+import { describe, expect, it } from 'vitest';
 import { installGlobal } from '../../src/undici/index.js';
+import { LEGACY_SLOT, restoreSlotsAfterEach, setLegacyGlobalDispatcher, slots } from './global-slots.js';
 
-const LEGACY_SLOT = Symbol.for('undici.globalDispatcher.1');
-const slots = globalThis as unknown as Record<symbol, unknown>;
-
-/** undici 6/7's `setGlobalDispatcher`: writes the `.1` slot only. */
-function setLegacyGlobalDispatcher(agent: unknown): void {
-  Object.defineProperty(globalThis, LEGACY_SLOT, {
-    value: agent,
-    writable: true,
-    enumerable: false,
-    configurable: false,
-  });
-}
+const closeAfter = restoreSlotsAfterEach();
 
 interface Dispatch {
   dispatch(opts: object, handler: object): boolean;
 }
-
-const before = { v2: getGlobalDispatcher(), v1: slots[LEGACY_SLOT] };
-const mocks: MockAgent[] = [];
-afterEach(async () => {
-  setGlobalDispatcher(before.v2);
-  setLegacyGlobalDispatcher(before.v1);
-  for (const mock of mocks.splice(0)) await mock.close();
-});
 
 /** One GET through the `.1` slot, as Node 22/24's built-in fetch sends it; resolves with the body. */
 function getThroughLegacySlot(path: string): Promise<string> {
@@ -71,7 +53,7 @@ describe('installGlobal: a dispatcher an older undici installed before Headway',
       .intercept({ path: () => true })
       .reply(200, 'ok')
       .persist();
-    mocks.push(mock);
+    closeAfter(mock);
     setGlobalDispatcher(mock);
 
     // Another library, on undici 7, installs its own dispatcher (a proxy, say) in the `.1` slot.

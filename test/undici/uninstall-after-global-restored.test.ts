@@ -10,34 +10,17 @@
  * No network: the base dispatcher is a MockAgent.
  */
 import { getGlobalDispatcher, MockAgent, setGlobalDispatcher } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installGlobal } from '../../src/undici/index.js';
+import { LEGACY_SLOT, restoreSlotsAfterEach, slots } from './global-slots.js';
 
-const LEGACY_SLOT = Symbol.for('undici.globalDispatcher.1');
-const slots = globalThis as unknown as Record<symbol, unknown>;
-
-function setLegacyGlobalDispatcher(agent: unknown): void {
-  Object.defineProperty(globalThis, LEGACY_SLOT, {
-    value: agent,
-    writable: true,
-    enumerable: false,
-    configurable: false,
-  });
-}
-
-const before = { v2: getGlobalDispatcher(), v1: slots[LEGACY_SLOT] };
-const mocks: MockAgent[] = [];
-afterEach(async () => {
-  setGlobalDispatcher(before.v2);
-  setLegacyGlobalDispatcher(before.v1);
-  for (const mock of mocks.splice(0)) await mock.close();
-});
+const closeAfter = restoreSlotsAfterEach();
 
 function mockAgent(): MockAgent {
   const mock = new MockAgent();
   mock.disableNetConnect();
   mock.get('http://api.test').intercept({ path: '/item' }).reply(200, 'ok').persist();
-  mocks.push(mock);
+  closeAfter(mock);
   return mock;
 }
 
