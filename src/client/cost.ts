@@ -7,6 +7,7 @@
  * A unit it leaves out is learned from how that window's `remaining` moves ({@link LearnedCosts});
  * `requests` defaults to 1.
  */
+import { ignoreRejection } from '../core/ignore-rejection.js';
 import { InvalidCostError } from '../errors.js';
 
 /** The unit of `rate`, `burst` and a numeric cost. */
@@ -39,8 +40,7 @@ export function normalizeCost(cost: unknown, burst: number | undefined): Costs {
     // Only a plain record of units: a promise (an `async` cost) or a `Map` has no units to read,
     // and would silently cost 1 request. A promise's rejection is handled: the error says why.
     if (Object.getPrototypeOf(cost) !== Object.prototype && Object.getPrototypeOf(cost) !== null) {
-      if (typeof (cost as { then?: unknown }).then === 'function')
-        (cost as PromiseLike<unknown>).then(undefined, () => {});
+      ignoreRejection(cost);
       throw new InvalidCostError(cost as unknown as number, capacity);
     }
     costs = { [REQUESTS]: 1 };

@@ -1,6 +1,7 @@
 /**
  * Typed events of the client, each a subscription that returns its unsubscribe function.
  */
+import { ignoreRejection } from '../core/ignore-rejection.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import type { RetryReason } from './retry-policy.js';
 
@@ -43,8 +44,6 @@ export interface GiveUpEvent {
 /** A listener; an `async` one may return a promise, whose rejection is ignored as a throw is. */
 type Listener<T> = (event: T) => unknown;
 
-const ignore = () => {};
-
 /** A list of listeners; `emit` never lets a throwing (or rejecting) listener break the call. */
 export class EventChannel<T> {
   #listeners: Listener<T>[] = [];
@@ -69,9 +68,7 @@ export class EventChannel<T> {
       try {
         // A listener's failure must not change the outcome of a call, nor (an `async` listener's
         // rejection) end the process as an unhandled rejection.
-        const result = listener(event);
-        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-          (result as PromiseLike<unknown>).then(undefined, ignore);
+        ignoreRejection(listener(event));
       } catch {
         // as above
       }

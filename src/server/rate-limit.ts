@@ -1,4 +1,5 @@
 import { checkCost } from '../core/algorithms/cost.js';
+import { ignoreRejection } from '../core/ignore-rejection.js';
 import { invalid } from '../core/validate.js';
 import { type HeadwayError, isHeadwayError, StoreError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
@@ -20,13 +21,19 @@ export interface RateLimiter {
   metrics(): RateLimitMetrics;
 }
 
-/** True for what a store must answer: `allowed`, and finite `remaining`, `resetMs` and `retryAfterMs`. */
+/**
+ * True for what a store must answer: `allowed`, a positive finite `limit`, and finite `remaining`,
+ * `resetMs` and `retryAfterMs`, the wait not negative (the headers are written from them).
+ */
 function isDecision(value: unknown): value is Decision {
   const d = value as Decision | null | undefined;
   return (
     typeof d?.allowed === 'boolean' &&
+    d.limit > 0 &&
+    Number.isFinite(d.limit) &&
     Number.isFinite(d.remaining) &&
     Number.isFinite(d.resetMs) &&
+    d.retryAfterMs >= 0 &&
     Number.isFinite(d.retryAfterMs)
   );
 }
@@ -108,8 +115,7 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
       // A metrics hook must never break the request it observes: neither a throw nor, from an
       // `async` hook, a rejection.
       try {
-        const done: unknown = o.onDecision({ ...outcome, policy: policy.name });
-        if (isPromise(done)) done.then(undefined, () => {});
+        ignoreRejection(o.onDecision({ ...outcome, policy: policy.name }));
       } catch {}
     }
     return outcome;
@@ -119,18 +125,22 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
     isHeadwayError(error) ? error : new StoreError(key, error);
 
   /** A store's answer: a decision, or (anything else it resolved with) a store failure. */
-  const decided = (key: string, policy: ResolvedPolicy, answer: unknown): LimitOutcome =>
-    isDecision(answer)
-      ? settle(key, policy, answer, undefined)
-      : settle(
-          key,
-          policy,
-          undefined,
-          new StoreError(key, new TypeError(`not a Decision: ${String(answer)}`)),
-        );
+  const decided = (key: string, policy: ResolvedPolicy, answer: unknown): LimitOutcome => {
+    if (isDecision(answer)) return settle(key, policy, answer, undefined);
+    // A `takeNow` written `async` hands back a promise: not a decision, and its rejection handled.
+    ignoreRejection(answer);
+    return settle(
+      key,
+      policy,
+      undefined,
+      new StoreError(key, new TypeError(`not a Decision: ${String(answer)}`)),
+    );
+  };
 
   const withPolicy = (key: string, policy: ResolvedPolicy, request: LimitRequest): Maybe<LimitOutcome> => {
     const cost = o.cost(request);
+    // An `async` cost is no number (refused below): its rejection is handled.
+    if (typeof cost !== 'number') ignoreRejection(cost);
     checkCost(cost, policy.limit.limit);
     if (store.takeNow) {
       let decision: Decision;

@@ -1,0 +1,9 @@
+/**
+ * A promise a callee handed back where a value was expected (an `async` hook, cost or store
+ * method) is dropped: its rejection is handled here, so it never surfaces as an unhandled
+ * rejection (which ends a Node process by default).
+ */
+export function ignoreRejection(value: unknown): void {
+  if (typeof (value as { then?: unknown } | null)?.then === 'function')
+    (value as PromiseLike<unknown>).then(undefined, () => {});
+}
