@@ -15,6 +15,7 @@
  */
 import type { BareItem } from 'structured-headers';
 import { append } from '../core/append.js';
+import { LONGEST_DELAY_MS } from './clock-skew.js';
 import { IETF_PARAMETERS, type IetfItem, ietfItems, newItem } from './ietf-items.js';
 import type { RateLimitPolicy } from './signal.js';
 import { byteSequenceText, MAX_INTEGER_DIGITS, nonNegativeInteger } from './structured.js';
@@ -161,7 +162,8 @@ function required(value: BareItem | undefined): number | null {
 function optionalMs(value: BareItem | undefined): number | null | undefined {
   if (value === undefined) return null;
   const seconds = nonNegativeInteger(value);
-  return seconds === null ? undefined : seconds * 1000;
+  // Capped, never dropped, as every other hint: a very long wait stays a wait.
+  return seconds === null ? undefined : Math.min(LONGEST_DELAY_MS, seconds * 1000);
 }
 
 /** A policy's window `w`: optional, and when given a positive Integer (drafts 10–11 §3.1.3: "non-zero"). */

@@ -20,6 +20,7 @@ export const fixedWindowScript = defineScript(
 
 local s_start, s_count, ts = read_state(redis.call('GET', key), 3)
 local now = monotonic(now_ms(), ts)
+local held = held_ms(now)
 local index = math.floor(now / window)
 local start = index * window
 local count = 0
@@ -33,8 +34,8 @@ end)
 local retry = 0
 if not allowed then retry = reset end
 if allowed then
-  redis.call('SET', key, pack(start, count, now), 'PX', reset)
+  redis.call('SET', key, pack(start, count, now), 'PX', reset + held)
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset, retry }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - count + EPS)), reset + held, retry > 0 and retry + held or 0 }
 `,
 );

@@ -22,6 +22,7 @@ local interval = window / limit
 
 local stored, ts = read_state(redis.call('GET', key), 2)
 local now = monotonic(now_ms(), ts)
+local held = held_ms(now)
 local base = now
 if stored ~= nil then base = math.max(stored, now) end
 local new_tat = base + interval * cost
@@ -33,8 +34,8 @@ local function admitted(d) return new_tat - (now + d) <= window + slack end
 
 if mode == 'reserve' then
   local wait = exact_wait(new_tat - now - window, admitted)
-  redis.call('SET', key, pack(new_tat, now), 'PX', math.max(1, math.ceil(new_tat - now)))
-  return { wait }
+  redis.call('SET', key, pack(new_tat, now), 'PX', math.max(1, math.ceil(new_tat - now)) + held)
+  return { wait > 0 and wait + held or 0 }
 end
 
 local allowed = new_tat - now <= window + slack
@@ -48,8 +49,8 @@ end
 local reset = math.max(0, math.ceil(tat - now - slack))
 local remaining = math.max(0, math.floor((window - (tat - now) + slack_of(tat)) / interval))
 if allowed then
-  redis.call('SET', key, pack(tat, now), 'PX', math.max(1, reset))
+  redis.call('SET', key, pack(tat, now), 'PX', math.max(1, reset) + held)
 end
-return { allowed and 1 or 0, remaining, reset, retry }
+return { allowed and 1 or 0, remaining, reset + held, retry > 0 and retry + held or 0 }
 `,
 );

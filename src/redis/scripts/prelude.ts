@@ -7,7 +7,10 @@
  *   a script that reads `TIME` and then writes legal on Redis 3.2–4 (effects replication; it is the
  *   only mode, and a no-op, from Redis 5 on).
  * - `monotonic(now, ts)`: a key remembers the last time it was written (`ts`); a server clock that
- *   steps back is treated as standing still, so it can never remove units.
+ *   steps back is treated as standing still, so it can never remove units. `held_ms(now)` is how
+ *   far that held time is ahead of the clock: a wait computed from it (`retryAfterMs`, the reset,
+ *   a key's TTL) is that much longer in real time, and each script adds it, so a `Retry-After`
+ *   stays exact.
  * - `fmt(x)`: a number as a `%.17g` string, which reads back as the same double (Lua's own `..`
  *   keeps only 14 digits). Numbers passed to `redis.call` need no `fmt`: Redis converts them with
  *   `%.17g` itself (and from 7.2 with the shortest exact form).
@@ -35,6 +38,9 @@ end
 local function monotonic(now, ts)
   if ts ~= nil and ts > now then return ts end
   return now
+end
+local function held_ms(now)
+  return math.max(0, math.ceil(now - now_ms() - EPS))
 end
 local function fmt(x)
   return string.format('%.17g', x)

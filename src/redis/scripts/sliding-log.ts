@@ -28,6 +28,7 @@ if sum == nil then
   seq = 0
 end
 local now = monotonic(now_ms(), ts)
+local held = held_ms(now)
 
 local function cost_of(member)
   return tonumber(string.match(member, ':(.+)$')) or 0
@@ -75,12 +76,12 @@ local newest = redis.call('ZRANGE', log, -1, -1, 'WITHSCORES')
 if #newest == 2 then reset = math.max(0, math.ceil(tonumber(newest[2]) + window - now - EPS)) end
 if allowed or #expired > 0 then
   if reset > 0 then
-    redis.call('SET', meta, pack(sum, seq, now), 'PX', reset)
-    redis.call('PEXPIRE', log, reset)
+    redis.call('SET', meta, pack(sum, seq, now), 'PX', reset + held)
+    redis.call('PEXPIRE', log, reset + held)
   else
     redis.call('DEL', log, meta)
   end
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset, retry }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - sum + EPS)), reset > 0 and reset + held or 0, retry > 0 and retry + held or 0 }
 `,
 );

@@ -24,6 +24,7 @@ export const slidingWindowCounterScript = defineScript(
 
 local s_start, s_cur, s_prev, ts = read_state(redis.call('GET', key), 4)
 local now = monotonic(now_ms(), ts)
+local held = held_ms(now)
 s_cur = s_cur or 0
 s_prev = s_prev or 0
 
@@ -72,8 +73,8 @@ elseif prev > 0 then
 end
 reset = math.max(0, reset)
 if allowed then
-  redis.call('SET', key, pack(start, cur, prev, now), 'PX', math.max(1, reset))
+  redis.call('SET', key, pack(start, cur, prev, now), 'PX', math.max(1, reset) + held)
 end
-return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset, retry }
+return { allowed and 1 or 0, math.max(0, math.floor(limit - estimate + EPS)), reset + held, retry > 0 and retry + held or 0 }
 `,
 );

@@ -36,6 +36,7 @@ local pms = limit / window
 
 local tokens, ts = read_state(redis.call('GET', key), 2)
 local now = monotonic(now_ms(), ts)
+local held = held_ms(now)
 if tokens == nil or ts == nil then
   tokens = limit
   ts = now
@@ -46,8 +47,8 @@ ts = now
 if mode == 'reserve' then
   local wait = ms_until(tokens, ts, cost, limit, pms)
   local after = tokens - cost
-  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)))
-  return { wait }
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)) + held)
+  return { wait > 0 and wait + held or 0 }
 end
 
 local allowed = tokens >= cost - EPS
@@ -60,8 +61,8 @@ else
 end
 local reset = ms_until(after, ts, limit, limit, pms)
 if allowed then
-  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, reset))
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, reset) + held)
 end
-return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset, retry }
+return { allowed and 1 or 0, math.max(0, math.floor(after + EPS)), reset + held, retry > 0 and retry + held or 0 }
 `,
 );
