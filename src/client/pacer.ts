@@ -284,8 +284,14 @@ export class Pacer {
         window = track.id;
       }
     }
-    if (this.#tracks.length === 0 && this.#noCounters)
-      ms = Math.max(ms, noCountersModel.delay(this.#noCounters, requests, now, units));
+    if (this.#tracks.length === 0 && this.#noCounters) {
+      const held = noCountersModel.delay(this.#noCounters, requests, now, units);
+      // Its hold after refused probes is the server's hint scaled up (× 2ᵏ): a gate, judged against
+      // `maxRetryAfterMs` as the hint itself is.
+      if (this.#noCounters.phase === 'probe' && held > ms && Number.isFinite(held))
+        return { ms: held, reason: 'gate', probe: false, window: null, askedMs: held };
+      ms = Math.max(ms, held);
+    }
     return ms > 0 ? { ms, reason: 'pacing', probe: false, window } : GO;
   }
 
