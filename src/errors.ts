@@ -6,19 +6,23 @@
 
 const MARK = Symbol.for('headway.error');
 
+/** Each Headway error's class by its stable code (what {@link isHeadwayError} narrows to). */
+export interface HeadwayErrorByCode {
+  HEADWAY_INVALID_OPTION: InvalidOptionError;
+  HEADWAY_INVALID_COST: InvalidCostError;
+  HEADWAY_RATE_LIMITED: RateLimitedError;
+  HEADWAY_RETRY_BUDGET_EXHAUSTED: RetryBudgetExhaustedError;
+  HEADWAY_QUEUE_FULL: QueueFullError;
+  HEADWAY_TIMEOUT: TimeoutError;
+  HEADWAY_DEADLINE_EXCEEDED: DeadlineExceededError;
+  HEADWAY_ABORTED: AbortError;
+  HEADWAY_STORE_ERROR: StoreError;
+  HEADWAY_STORE_TIMEOUT: StoreTimeoutError;
+  HEADWAY_UNSUPPORTED_ALGORITHM: UnsupportedAlgorithmError;
+}
+
 /** Stable codes of every Headway error. */
-export type HeadwayErrorCode =
-  | 'HEADWAY_INVALID_OPTION'
-  | 'HEADWAY_INVALID_COST'
-  | 'HEADWAY_RATE_LIMITED'
-  | 'HEADWAY_RETRY_BUDGET_EXHAUSTED'
-  | 'HEADWAY_QUEUE_FULL'
-  | 'HEADWAY_TIMEOUT'
-  | 'HEADWAY_DEADLINE_EXCEEDED'
-  | 'HEADWAY_ABORTED'
-  | 'HEADWAY_STORE_ERROR'
-  | 'HEADWAY_STORE_TIMEOUT'
-  | 'HEADWAY_UNSUPPORTED_ALGORITHM';
+export type HeadwayErrorCode = keyof HeadwayErrorByCode;
 
 /** Base class of every Headway error. */
 export class HeadwayError extends Error {
@@ -33,10 +37,16 @@ export class HeadwayError extends Error {
 }
 
 /**
- * True for any Headway error — with `code`, one of that code — even one thrown by another copy of
+ * True for any Headway error — with `code`, one of that code, narrowed to its class (a
+ * `HEADWAY_RATE_LIMITED` error reads as a `RateLimitedError`) — even one thrown by another copy of
  * the package: each entry (`headway`, `headway/redis`, …) carries its own error classes, so
  * `instanceof` across entries is false, and this is the test to use.
  */
+export function isHeadwayError<C extends HeadwayErrorCode>(
+  value: unknown,
+  code: C,
+): value is HeadwayErrorByCode[C];
+export function isHeadwayError(value: unknown): value is HeadwayError;
 export function isHeadwayError(value: unknown, code?: HeadwayErrorCode): value is HeadwayError {
   return (
     typeof value === 'object' &&

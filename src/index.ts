@@ -21,7 +21,7 @@ export type { Clock } from './core/clock.js';
 export { systemClock } from './core/clock.js';
 export type { BucketConfig } from './core/limit.js';
 export type { RetryBudgetOptions } from './core/retry-budget.js';
-export type { CallFacts, HeadwayErrorCode } from './errors.js';
+export type { CallFacts, HeadwayErrorByCode, HeadwayErrorCode } from './errors.js';
 export {
   AbortError,
   DeadlineExceededError,

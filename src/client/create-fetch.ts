@@ -13,7 +13,7 @@ import { type WatchedBody, watchBody } from './watched-body.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
 export interface HeadwayFetch extends EngineEvents {
-  (input: RequestInfo | URL, init?: HeadwayInit): Promise<Response>;
+  (input: string | URL | Request, init?: HeadwayInit): Promise<Response>;
 }
 
 /** A dropped response: its body is cancelled so its connection is freed. */
@@ -27,7 +27,11 @@ const asIs = (response: Response): Response => response;
  * body, credentials in the URL); or its `TypeError` for a URL it never fetches over the network
  * (a blocked port, another scheme: {@link fetchRefusedUrl}). Checked only on a failure.
  */
-function refusedArguments(error: unknown, input: RequestInfo | URL, init: RequestInit | undefined): boolean {
+function refusedArguments(
+  error: unknown,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): boolean {
   if (!(error instanceof TypeError)) return false;
   let url: string;
   try {
@@ -54,7 +58,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const engine = new Engine(options);
   const transport = (): FetchLike => engine.options.fetch ?? globalThis.fetch;
 
-  const headwayFetch = (input: RequestInfo | URL, init?: HeadwayInit): Promise<Response> => {
+  const headwayFetch = (input: string | URL | Request, init?: HeadwayInit): Promise<Response> => {
     let request: ReturnType<typeof describeRequest>;
     try {
       validateInit(init);

@@ -23,7 +23,7 @@ import type { Cost } from './cost.js';
 import type { RequestDescription } from './request.js';
 
 /** The transport: `fetch`'s own signature. */
-export type FetchLike = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** Options that can differ per key (see `policyFor`). */
 export interface KeyOptions {

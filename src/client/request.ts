@@ -34,7 +34,10 @@ function isIdempotentMethod(method: string): boolean {
  * Reads url, method and headers from fetch's arguments. Throws fetch's own `TypeError` on a bad URL.
  * `headers` is built on first use: most calls never need it.
  */
-export function describeRequest(input: RequestInfo | URL, init: RequestInit | undefined): RequestDescription {
+export function describeRequest(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): RequestDescription {
   const isRequest = typeof Request !== 'undefined' && input instanceof Request;
   const url = input instanceof URL ? input : new URL(isRequest ? (input as Request).url : String(input));
   const method = (init?.method ?? (isRequest ? (input as Request).method : 'GET')).toUpperCase();
@@ -59,7 +62,7 @@ export function isIdempotent(request: RequestDescription): boolean {
  * True when the body can be sent again: none, string, bytes, Blob, FormData or URLSearchParams.
  * A stream (or a `Request` carrying a body) is sent once and never retried.
  */
-export function isReplayable(input: RequestInfo | URL, init: RequestInit | undefined): boolean {
+export function isReplayable(input: string | URL | Request, init: RequestInit | undefined): boolean {
   const body = init?.body;
   if (body === undefined || body === null) {
     return !(typeof Request !== 'undefined' && input instanceof Request && input.body !== null);

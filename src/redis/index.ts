@@ -2,7 +2,7 @@
  * Headway, Redis store: one atomic quota shared by many processes, for both faces.
  * @packageDocumentation
  */
-export type { HeadwayErrorCode } from '../errors.js';
+export type { HeadwayErrorByCode, HeadwayErrorCode } from '../errors.js';
 export { isHeadwayError, StoreError, StoreTimeoutError, UnsupportedAlgorithmError } from '../errors.js';
 export type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../stores/store.js';
 export type { RedisScriptClient } from './redis-client.js';
