@@ -4,8 +4,11 @@
  */
 
 import type { BatchObservableResult, Meter } from '@opentelemetry/api';
-import type { HeadwayFetch } from '../client/create-fetch.js';
+import type { EngineEvents } from '../client/engine.js';
+import { invalid } from '../core/validate.js';
 import { attributes, instruments } from './names.js';
+
+const EVENT_METHODS = ['onThrottle', 'onRetry', 'onRateLimited', 'onGiveUp', 'stats'] as const;
 
 /**
  * The wait histogram's buckets, in seconds: OpenTelemetry's HTTP duration buckets (the SDK's
@@ -18,10 +21,19 @@ const WAIT_BUCKETS_S = [
 
 /**
  * Records the client's pacing waits, retries, rate-limited answers, give-ups, gate-closed time and
- * retry budget on `meter` (`clientMetrics` in `headway/metrics` defaults it). Returns a function
- * that stops recording.
+ * retry budget on `meter` (`clientMetrics` in `headway/metrics` defaults it): a `createFetch`
+ * client, or the result of `headwayInterceptor` or `installGlobal` (the same events and stats).
+ * Returns a function that stops this recording. A client recorded twice counts its events twice;
+ * its gate-closed time and budget are reported once while either recording runs.
  */
-export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => void {
+export function recordClientMetrics(fetch: EngineEvents, meter: Meter): () => void {
+  for (const method of EVENT_METHODS)
+    if (typeof (fetch as unknown as Record<string, unknown> | null)?.[method] !== 'function')
+      invalid(
+        'clientMetrics(client)',
+        'a Headway client (createFetch, headwayInterceptor or installGlobal)',
+        fetch,
+      );
   const wait = meter.createHistogram(instruments.clientWait.name, {
     unit: instruments.clientWait.unit,
     description: 'Waits a call was told to take before its next attempt',
@@ -39,8 +51,8 @@ export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => vo
     unit: instruments.clientGiveUps.unit,
     description: 'Calls that stopped retrying',
   });
-  const observed = observedOn(meter);
-  observed.clients.add(fetch);
+  const clients = observedOn(meter).clients;
+  clients.set(fetch, (clients.get(fetch) ?? 0) + 1);
   const offs = [
     fetch.onThrottle((e) =>
       wait.record(e.waitMs / 1000, { [attributes.key]: e.key, [attributes.waitReason]: e.reason }),
@@ -49,15 +61,20 @@ export function recordClientMetrics(fetch: HeadwayFetch, meter: Meter): () => vo
     fetch.onRateLimited((e) => limited.add(1, { [attributes.key]: e.key, [attributes.status]: e.status })),
     fetch.onGiveUp((e) => giveUps.add(1, { [attributes.key]: e.key, [attributes.giveUpReason]: e.reason })),
   ];
+  let recording = true;
   return () => {
+    if (!recording) return;
+    recording = false;
     for (const off of offs) off();
-    observed.clients.delete(fetch);
+    const left = (clients.get(fetch) ?? 1) - 1;
+    if (left > 0) clients.set(fetch, left);
+    else clients.delete(fetch);
   };
 }
 
-/** The clients recorded on one meter, and the one callback that observes them all. */
+/** The clients recorded on one meter (each with its count of recordings), and the one callback that observes them all. */
 interface Observed {
-  clients: Set<HeadwayFetch>;
+  clients: Map<EngineEvents, number>;
 }
 
 const observedByMeter = new WeakMap<Meter, Observed>();
@@ -79,11 +96,11 @@ function observedOn(meter: Meter): Observed {
     unit: instruments.clientBudget.unit,
     description: "Retries each key's retry budget allows now",
   });
-  const clients = new Set<HeadwayFetch>();
+  const clients = new Map<EngineEvents, number>();
   meter.addBatchObservableCallback(
     (result: BatchObservableResult) => {
       const totals = new Map<string, { closedMs: number; budgetLeft: number }>();
-      for (const client of clients)
+      for (const client of clients.keys())
         for (const s of client.stats()) {
           const total = totals.get(s.key) ?? { closedMs: 0, budgetLeft: 0 };
           total.closedMs += s.gate.closedMs;

@@ -3,7 +3,7 @@
  * optional peer); without a registered SDK every instrument is a no-op.
  * @packageDocumentation
  */
-import type { HeadwayFetch } from '../client/create-fetch.js';
+import type { EngineEvents } from '../client/engine.js';
 import { recordClientMetrics } from './client-metrics.js';
 import { type MetricsOptions, meterOf } from './meter.js';
 import { recordServerMetrics, type ServerMetrics } from './server-metrics.js';
@@ -15,14 +15,14 @@ export type { MetricsSource, ServerMetrics } from './server-metrics.js';
 export { decisionOf } from './server-metrics.js';
 
 /**
- * Records a `createFetch` client's pacing waits, retries, rate-limited answers, give-ups,
+ * Records a client's (`createFetch`, `headwayInterceptor` or `installGlobal`) pacing waits, retries, rate-limited answers, give-ups,
  * gate-closed time and retry budget. Returns a function that stops recording.
  *
  * @example
  * const fetch = createFetch({ rate: 10 });
  * const stop = clientMetrics(fetch); // on the global MeterProvider; a no-op without an SDK
  */
-export function clientMetrics(fetch: HeadwayFetch, options?: MetricsOptions): () => void {
+export function clientMetrics(fetch: EngineEvents, options?: MetricsOptions): () => void {
   return recordClientMetrics(fetch, meterOf(options));
 }
 

@@ -36,7 +36,8 @@ export async function startPrometheusEndpoint(port: number, host = '127.0.0.1'):
   const exporter = new exporterModule.PrometheusExporter({ preventServerStart: true });
   const provider = new sdk.MeterProvider({ readers: [exporter] });
   const server = createServer((req, res) => {
-    if (req.url?.split('?')[0] === '/metrics') exporter.getMetricsRequestHandler(req, res);
+    // The path, also of an absolute-form target (RFC 9112 §3.2.2: `GET http://host/metrics`).
+    if (pathOf(req.url) === '/metrics') exporter.getMetricsRequestHandler(req, res);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: scrape /metrics\n');
   });
   await new Promise<void>((resolve, reject) => {
@@ -56,4 +57,13 @@ export async function startPrometheusEndpoint(port: number, host = '127.0.0.1'):
       await provider.shutdown();
     },
   };
+}
+
+/** The path of a request target, origin-form or absolute-form; `null` when it is neither. */
+function pathOf(target: string | undefined): string | null {
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@
  * `metrics()` snapshot, so the limiter itself knows nothing of OpenTelemetry.
  */
 import type { BatchObservableResult, Meter } from '@opentelemetry/api';
+import { invalid } from '../core/validate.js';
 import type { RateLimitMetrics } from '../server/metrics.js';
 import type { DecisionEvent } from '../server/options.js';
 import { attributes, type DecisionValue, instruments } from './names.js';
@@ -74,6 +75,12 @@ export function recordServerMetrics(meter: Meter): ServerMetrics {
     onDecision: (event) =>
       decisions.add(1, { [attributes.policy]: event.policy, [attributes.decision]: decisionOf(event) }),
     observe(source) {
+      if (typeof (source as Partial<MetricsSource> | null)?.metrics !== 'function')
+        invalid(
+          'observe(source)',
+          'a limiter (rateLimit) or a running startServer: something with metrics()',
+          source,
+        );
       // Its own entry, so observing one limiter twice (or from two bindings) counts it twice, and each stop removes one.
       const entry: MetricsSource = { metrics: () => source.metrics() };
       const sources = sourcesOn(meter);
