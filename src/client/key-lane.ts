@@ -121,8 +121,12 @@ export class KeyLane {
   /**
    * True when no call of the key is under way and its pacer is at rest (a fresh one would pace the
    * same: a spent window or an emptied bucket still holds the next call): the key may be forgotten.
+   * Never a fleet key that learned the figures it books at: a fresh one would send its first calls
+   * unbooked, ahead of the others' bookings.
    */
   get idle(): boolean {
+    const shared = this.#shared;
+    if (shared?.learns && shared.paces) return false;
     return this.#calls === 0 && this.#pacer.atRest(this.#clock.now());
   }
 

@@ -219,7 +219,11 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   if (random !== undefined) func('random', random);
   if (clock !== undefined) clockOption('clock', clock);
   if (store !== undefined) {
-    if (typeof store?.reserve !== 'function' || typeof store.holdGate !== 'function') {
+    if (
+      typeof store?.reserve !== 'function' ||
+      typeof store.holdGate !== 'function' ||
+      typeof store.gateWait !== 'function'
+    ) {
       invalid('store', 'a RateLimitStore (e.g. redisStore from headway/redis)', store);
     }
   }

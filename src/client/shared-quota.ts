@@ -246,8 +246,10 @@ export class SharedQuota {
       Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, limit.store, limit.cost)]),
     );
     if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
-    const config = booking.fallbackConfig;
-    const booked = reserve(this.#fallback, config, this.#clock.now(), Math.min(cost, config.burst));
+    // The whole cost, from a bucket that holds it (as `bookingLimit` books a costly call).
+    const { fallbackConfig } = booking;
+    const config = cost > fallbackConfig.burst ? { ...fallbackConfig, burst: cost } : fallbackConfig;
+    const booked = reserve(this.#fallback, config, this.#clock.now(), cost);
     this.#fallback = booked.state;
     return { gateMs: 0, waitMs: booked.waitMs };
   }
