@@ -13,14 +13,16 @@ export interface CorsOptions {
 }
 
 /**
- * `Vary` and `Access-Control-Expose-Headers` are lists of field names: the limiter's names
- * (`Origin`; `RateLimit, Retry-After, …`) join what a handler already set, never replace it nor
- * are replaced by it. `existing` as set (`null` when unset; `*` names every field already).
+ * `Vary` and `Access-Control-Expose-Headers` (the `field`) are lists of field names: the limiter's
+ * `names` (`Origin`; `RateLimit, Retry-After, …`) join what a handler already set, never replace
+ * it nor are replaced by it. `existing` as set (`null` when unset). `Vary: *` varies on every
+ * field already; an exposed `*` is the literal name `*` on a credentialed request (Fetch
+ * Standard), so the names still follow it.
  */
-export function joinNames(existing: string | null | undefined, names: string): string {
+export function joinNames(field: string, existing: string | null | undefined, names: string): string {
   if (existing == null || existing.trim() === '') return names;
   const have = existing.split(',').map((f) => f.trim().toLowerCase());
-  if (have.includes('*')) return existing;
+  if (have.includes('*') && field.toLowerCase() === 'vary') return existing;
   let joined = existing;
   for (const name of names.split(',')) {
     const field = name.trim();

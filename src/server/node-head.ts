@@ -44,12 +44,12 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
     // field of theirs wins.
     const list = isNameList(name);
     if (anySet && res.hasHeader(name)) {
-      if (list) res.setHeader(name, joinNames(String(res.getHeader(name)), value));
+      if (list) res.setHeader(name, joinNames(name, String(res.getHeader(name)), value));
       continue;
     }
     for (let j = 0; j < theirs; j += 2)
       if (same(flat[j], name)) {
-        if (list) flat[j + 1] = joinNames(String(flat[j + 1]), value);
+        if (list) flat[j + 1] = joinNames(name, String(flat[j + 1]), value);
         continue next;
       }
     flat.push(name, value);

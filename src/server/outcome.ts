@@ -49,5 +49,5 @@ export function withRateLimitHeaders(response: Response, outcome: LimitOutcome):
  */
 function setAll(headers: Headers, list: HeaderList): void {
   for (const [name, value] of list)
-    headers.set(name, isNameList(name) ? joinNames(headers.get(name), value) : value);
+    headers.set(name, isNameList(name) ? joinNames(name, headers.get(name), value) : value);
 }

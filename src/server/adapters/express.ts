@@ -57,7 +57,7 @@ export function setOnExpress(res: ExpressResponse, headers: HeaderList): void {
 function setJoining(res: ExpressResponse, name: string, value: string): void {
   if (isNameList(name)) {
     const theirs = res.getHeader(name);
-    res.setHeader(name, joinNames(theirs === undefined ? null : String(theirs), value));
+    res.setHeader(name, joinNames(name, theirs === undefined ? null : String(theirs), value));
   } else res.setHeader(name, value);
 }
 

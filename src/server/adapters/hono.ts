@@ -27,6 +27,8 @@ export interface HonoContext {
   readonly req: { readonly raw: Request };
   readonly res: Response;
   header(name: string, value: string): void;
+  /** A response with the headers set on the context so far (an earlier middleware's too). */
+  newResponse(data: ReadableStream<Uint8Array> | string | null, init?: ResponseInit): Response;
 }
 
 /** What a Hono middleware's promise settles with: a response that ends the chain, or nothing. */
@@ -55,7 +57,9 @@ function socketIp(c: HonoContext): string | undefined {
  * the handler built itself.
  */
 async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): Promise<void> {
-  for (const [name, value] of headers) c.header(name, value);
+  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is joined, not replaced.
+  for (const [name, value] of headers)
+    c.header(name, isNameList(name) ? joinNames(name, c.res.headers.get(name), value) : value);
   await next();
   // Each field the response lacks goes on it (a handler's own of the same name wins), and `Vary`
   // and the exposed names join the handler's (see `joinNames`).
@@ -63,8 +67,13 @@ async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): P
   for (const [name, value] of headers) {
     const theirs = sent.get(name);
     if (theirs === null) c.header(name, value);
-    else if (isNameList(name)) c.header(name, joinNames(theirs, value));
+    else if (isNameList(name)) c.header(name, joinNames(name, theirs, value));
   }
+}
+
+/** The limiter's own answer, with the headers an earlier middleware set on the context kept (as Hono's own error answers keep them). */
+function answered(c: HonoContext, response: Response): Response {
+  return c.newResponse(response.body, response);
 }
 
 /**
@@ -93,7 +102,7 @@ export function honoRateLimit<C extends HonoContext = any>(
     const outcome = cors
       ? { ...decided, headers: [...decided.headers, ...corsHeaders(cors, request, decided.headers)] }
       : decided;
-    if (!outcome.allowed) return Promise.resolve(refusalResponse(outcome));
+    if (!outcome.allowed) return Promise.resolve(answered(c, refusalResponse(outcome)));
     if (!env) return onContext(c, next, outcome.headers);
     setOnOutgoing(env, outcome.headers);
     return next();
@@ -103,7 +112,9 @@ export function honoRateLimit<C extends HonoContext = any>(
       const env = nodeServerEnv(c.env);
       const request = env ? nodeServerRequest(c, env) : c.req.raw;
       if (cors && isPreflight(cors, request))
-        return Promise.resolve(new Response(null, { status: 204, headers: preflightHeaders(cors, request) }));
+        return Promise.resolve(
+          answered(c, new Response(null, { status: 204, headers: preflightHeaders(cors, request) })),
+        );
       const pending = decide(request, { ip: ipOf(c) });
       return isPromise(pending)
         ? pending.then((o) => proceed(c, next, request, env, o))
