@@ -210,7 +210,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
         invalid(prefix.slice(0, -1), 'an object', overrides);
       hostOptions.set(
         host.toLowerCase(),
-        validateKeyOptions(withDefaults(base, overrides), prefix, costsOne),
+        validateKeyOptions(withDefaults(base, overrides, prefix), prefix, costsOne),
       );
     }
   }
@@ -261,12 +261,9 @@ export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url:
       ? resolved.base
       : (hosts.get(url.host) ?? defaultPortEntry(hosts, url) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
+  const where = `policyFor(${JSON.stringify(key)}).`;
   const options = overrides
-    ? validateKeyOptions(
-        withDefaults(hostOptions, overrides),
-        `policyFor(${JSON.stringify(key)}).`,
-        resolved.cost === undefined,
-      )
+    ? validateKeyOptions(withDefaults(hostOptions, overrides, where), where, resolved.cost === undefined)
     : hostOptions;
   return options;
 }

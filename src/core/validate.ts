@@ -73,13 +73,17 @@ export function func<T extends (...args: never[]) => unknown>(name: string, valu
 
 /**
  * Merges user options over defaults, treating `undefined` as omitted (so `{ rate: undefined }`
- * keeps the default instead of erasing it).
+ * keeps the default instead of erasing it). A name the defaults do not list is refused, named
+ * after `where` (`hosts["h"].`): a misspelt option (`burts`) would otherwise mean its default.
  */
-export function withDefaults<T extends object>(defaults: T, options: Partial<T> | undefined): T {
+export function withDefaults<T extends object>(defaults: T, options: Partial<T> | undefined, where = ''): T {
   const merged = { ...defaults };
   if (options) {
     for (const [name, value] of Object.entries(options)) {
-      if (value !== undefined) (merged as Record<string, unknown>)[name] = value;
+      if (value === undefined) continue;
+      if (!Object.hasOwn(defaults, name))
+        invalid(`${where}${name}`, `one of the known options (${Object.keys(defaults).join(', ')})`, value);
+      (merged as Record<string, unknown>)[name] = value;
     }
   }
   return merged;

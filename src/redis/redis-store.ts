@@ -49,6 +49,9 @@ function validateClient(client: unknown): RedisScriptClient {
   return client as RedisScriptClient;
 }
 
+/** Every option of {@link redisStore}: another is a misspelling, refused rather than ignored. */
+const STORE_OPTIONS: readonly (keyof RedisStoreOptions)[] = ['client', 'prefix', 'commandTimeoutMs'];
+
 /**
  * A {@link RateLimitStore} on Redis: one quota shared atomically by every process that uses the
  * same Redis (and prefix), for both faces. Each operation is one Lua script run in one round trip
@@ -70,6 +73,9 @@ function validateClient(client: unknown): RedisScriptClient {
  * ```
  */
 export function redisStore(options: RedisStoreOptions): RateLimitStore {
+  for (const [name, value] of Object.entries(options ?? {}))
+    if (!STORE_OPTIONS.includes(name as keyof RedisStoreOptions) && value !== undefined)
+      invalid(name, `one of redisStore's options (${STORE_OPTIONS.join(', ')})`, value);
   const merged = withDefaults<{ prefix: string; commandTimeoutMs: number }>(
     { ...redisStoreDefaults },
     { prefix: options?.prefix, commandTimeoutMs: options?.commandTimeoutMs },

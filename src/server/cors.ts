@@ -1,3 +1,4 @@
+import { invalid, nonNegativeInteger } from '../core/validate.js';
 import type { HeaderList } from './headers/types.js';
 import type { LimitRequest } from './request.js';
 
@@ -38,6 +39,30 @@ export const isNameList = (name: string): boolean =>
 
 /** `true` for `{}` (any origin); `false`/`undefined` for no CORS headers. */
 export type CorsOption = boolean | CorsOptions | undefined;
+
+/**
+ * Validates a `cors` option when an adapter is made: a boolean, `undefined`, or `{ origin,
+ * maxAgeSeconds }` with `origin` a string or a list of strings and `maxAgeSeconds` a whole number
+ * of seconds. Anything else is an `InvalidOptionError`: a restriction mistyped must never widen to
+ * any origin.
+ */
+export function validateCors(cors: unknown): CorsOption {
+  if (cors === undefined || typeof cors === 'boolean') return cors;
+  if (typeof cors !== 'object' || cors === null || Array.isArray(cors))
+    invalid('cors', 'true, false or { origin, maxAgeSeconds }', cors);
+  for (const [name, value] of Object.entries(cors))
+    if (name !== 'origin' && name !== 'maxAgeSeconds' && value !== undefined)
+      invalid(`cors.${name}`, 'one of `origin`, `maxAgeSeconds`', value);
+  const { origin, maxAgeSeconds } = cors as CorsOptions;
+  if (
+    origin !== undefined &&
+    typeof origin !== 'string' &&
+    !(Array.isArray(origin) && origin.every((o) => typeof o === 'string'))
+  )
+    invalid('cors.origin', "'*', an origin, or a list of origins", origin);
+  if (maxAgeSeconds !== undefined) nonNegativeInteger('cors.maxAgeSeconds', maxAgeSeconds);
+  return cors as CorsOptions;
+}
 
 function resolved(cors: CorsOption): Required<CorsOptions> | undefined {
   if (!cors) return undefined;

@@ -22,6 +22,9 @@ export interface Policy {
   failClosed?: boolean;
 }
 
+/** Every field of a {@link Policy}: another is a misspelling, refused rather than ignored. */
+const POLICY_FIELDS: readonly (keyof Policy)[] = ['limit', 'windowMs', 'rate', 'burst', 'name', 'failClosed'];
+
 /** A validated policy, mapped onto the store's limit. */
 export interface ResolvedPolicy {
   name: string;
@@ -45,6 +48,16 @@ function withHint<T>(hint: string, check: () => T): T {
  */
 export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 'policy'): ResolvedPolicy {
   if (typeof policy !== 'object' || policy === null) invalid(where, 'a policy object', policy);
+  for (const field of Object.keys(policy))
+    if (
+      !POLICY_FIELDS.includes(field as keyof Policy) &&
+      (policy as Record<string, unknown>)[field] !== undefined
+    )
+      invalid(
+        `${where}.${field}`,
+        `one of a policy's fields (${POLICY_FIELDS.join(', ')})`,
+        (policy as Record<string, unknown>)[field],
+      );
   const name = policy.name ?? 'default';
   if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
     invalid(`${where}.name`, 'a token ([A-Za-z0-9_.-])', name);

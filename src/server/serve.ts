@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../core/clock.js';
-import { invalid, nonNegative, positive } from '../core/validate.js';
+import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
-import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from './cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from './cors.js';
 import { defaultKeyOf } from './default-key.js';
 import type { HeaderDialect } from './headers/types.js';
 import type { RateLimitMetrics } from './metrics.js';
@@ -130,9 +130,8 @@ const MAX_CLOCK_SKEW_MS = 100 * 365.25 * 86_400_000;
 
 /** Starts the reference server (what `headway serve` runs): a 200 JSON echo behind `rateLimit`. */
 export async function startServer(options?: Partial<ServeOptions>): Promise<RunningServer> {
-  const o: ServeOptions = { ...serveDefaults };
-  for (const [name, value] of Object.entries(options ?? {}))
-    if (value !== undefined) Object.assign(o, { [name]: value });
+  const o: ServeOptions = withDefaults(serveDefaults, options);
+  validateCors(o.cors);
   if (!(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65_535))
     invalid('port', 'a whole number from 0 to 65535', o.port);
   positive('rate', o.rate);

@@ -32,6 +32,8 @@ export function validateOptions(options: Partial<RateLimitOptions> | undefined):
   oneOf('headers', o.headers, dialectNames);
   oneOf('mode', o.mode, ['enforce', 'observe'] as const);
   oneOf('onStoreError', o.onStoreError, ['open', 'closed'] as const);
+  if (typeof o.retryAfterMsHeader !== 'boolean')
+    invalid('retryAfterMsHeader', 'true or false', o.retryAfterMsHeader);
   positive('storeTimeoutMs', o.storeTimeoutMs);
   positive('metricsWindowMs', o.metricsWindowMs);
   positiveInteger('metricsMaxKeys', o.metricsMaxKeys);

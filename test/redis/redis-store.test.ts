@@ -44,8 +44,12 @@ describe('redisStore options', () => {
 
   it('takes no clock: time is Redis TIME', async () => {
     const prefix = uniquePrefix('time');
-    // @ts-expect-error there is no clock option (tsc fails if one is added); a stray one is ignored
-    const store = redisStore({ client, prefix, clock: { now: () => 0, wallNow: () => 0 } });
+    // There is no clock option (tsc fails if one is added), and a stray one is refused, naming it.
+    // @ts-expect-error see above
+    expect(() => redisStore({ client, prefix, clock: { now: () => 0, wallNow: () => 0 } })).toThrow(
+      expect.objectContaining({ code: 'HEADWAY_INVALID_OPTION', option: 'clock' }),
+    );
+    const store = redisStore({ client, prefix });
     const before = await redisTimeMs();
     await store.take('k', { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 }, 1);
     const after = await redisTimeMs();

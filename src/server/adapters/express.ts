@@ -6,6 +6,7 @@ import {
   isPreflight,
   joinNames,
   preflightHeaders,
+  validateCors,
 } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { nodeOwnDate } from '../node-head.js';
@@ -99,7 +100,7 @@ export function expressRateLimit(
   options: { cors?: CorsOption } = {},
 ): ExpressMiddleware {
   const decide = deciderOf(limiter);
-  const { cors } = options;
+  const cors = validateCors(options.cors);
   return function expressRateLimitMiddleware(req, res, next) {
     let request: LimitRequest;
     let outcome: LimitOutcome | Promise<LimitOutcome>;

@@ -1,4 +1,4 @@
-import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import { type LimitOutcome, refusalResponse, withRateLimitHeaders } from '../outcome.js';
 import { type Decider, deciderOf, isPromise, type Maybe, type RateLimiter } from '../rate-limit.js';
 import type { ClientInfo, LimitRequest } from '../request.js';
@@ -90,13 +90,14 @@ function outcomeOf(
 /** `const refused = await guard(req); if (refused) return refused; return guard.decorate(req, await app(req));` */
 export function fetchRateLimit(limiter: RateLimiter, options: FetchAdapterOptions = {}): FetchGuard {
   const decide = deciderOf(limiter);
+  const cors = validateCors(options.cors);
   const outcomes = new WeakMap<Request, LimitOutcome>();
   const guard = async function fetchRateLimitGuard(request: Request, info?: ClientInfo) {
     const env = nodeServerEnv(info);
     const view = viewOf(request, env);
-    const preflight = preflightAnswer(options.cors, view);
+    const preflight = preflightAnswer(cors, view);
     if (preflight) return preflight;
-    const outcome = await outcomeOf(decide, options.cors, view, clientInfo(info, env, request));
+    const outcome = await outcomeOf(decide, cors, view, clientInfo(info, env, request));
     if (!outcome.allowed) return refusalResponse(outcome);
     outcomes.set(request, outcome);
     return undefined;
@@ -121,7 +122,7 @@ export function withRateLimit(
   options: FetchAdapterOptions = {},
 ): (request: Request, info?: ClientInfo) => Response | Promise<Response> {
   const decide = deciderOf(limiter);
-  const { cors } = options;
+  const cors = validateCors(options.cors);
   const answer = (
     outcome: LimitOutcome,
     request: Request,

@@ -5,6 +5,7 @@ import {
   isPreflight,
   joinNames,
   preflightHeaders,
+  validateCors,
 } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
@@ -91,7 +92,7 @@ export function honoRateLimit<C extends HonoContext = any>(
 ): HonoMiddleware<C> {
   const decide = deciderOf(limiter);
   const ipOf = options.ip ?? socketIp;
-  const { cors } = options;
+  const cors = validateCors(options.cors);
   const proceed = (
     c: C,
     next: HonoNext,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { type CorsOption, corsHeaders, isPreflight, preflightHeaders } from '../cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import { putHeaders } from '../node-head.js';
 import { nodeRequest } from '../node-request.js';
 import type { LimitOutcome } from '../outcome.js';
@@ -37,7 +37,7 @@ function nodeLimiter(
   options: NodeAdapterOptions,
 ): (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean> {
   const decide = deciderOf(limiter);
-  const { cors } = options;
+  const cors = validateCors(options.cors);
   return (req, res) => {
     try {
       const request = nodeRequest(req);
