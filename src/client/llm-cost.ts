@@ -26,13 +26,21 @@ const PROMPT_FIELDS = ['messages', 'prompt', 'input', 'system', 'instructions'] 
 /** Body fields that bound the completion. */
 const LIMIT_FIELDS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const;
 
-/** Characters of every string in `value`: contents, content parts, and roles (they stand in for the per-message overhead). */
+/**
+ * Characters of every string in `value`: contents, content parts, and roles (they stand in for the
+ * per-message overhead). Walked with a stack of its own, not by recursion: a body nested as deep
+ * as `JSON.parse` allows is read, never a stack overflow.
+ */
 function textLength(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + textLength(item), 0);
-  if (typeof value === 'object' && value !== null)
-    return Object.values(value).reduce<number>((sum, item) => sum + textLength(item), 0);
-  return 0;
+  let chars = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') chars += item.length;
+    else if (typeof item === 'object' && item !== null)
+      for (const inner of Array.isArray(item) ? item : Object.values(item)) pending.push(inner);
+  }
+  return chars;
 }
 
 /**

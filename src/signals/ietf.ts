@@ -172,9 +172,15 @@ function optionalWindowMs(value: BareItem | undefined): number | null | undefine
   return ms === 0 ? undefined : ms;
 }
 
+/**
+ * The unit a policy counts (`qu`), `requests` when unstated. Units key plain records (a call's
+ * cost per unit): a name every object already holds (`constructor`, `toString`, `__proto__`) would
+ * read that member, so it is marked apart (`qu:constructor`): no server can switch a window off.
+ */
 function unitOf(item: IetfItem): string {
   const unit = item.quotaUnit;
-  return typeof unit === 'string' && unit.length > 0 ? unit : DEFAULT_UNIT;
+  if (typeof unit !== 'string' || unit.length === 0) return DEFAULT_UNIT;
+  return unit in Object.prototype ? `qu:${unit}` : unit;
 }
 
 /** `RateLimit-Policy` items: `q` required, `w` optional. */
