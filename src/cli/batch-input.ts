@@ -61,7 +61,15 @@ function request(line: number, value: unknown): BatchRequest {
     body = JSON.stringify(r.body);
     headers['content-type'] ??= 'application/json';
   }
-  return { kind: 'request', line, method: method.toUpperCase(), url: httpUrl(r.url), headers, body };
+  const url = httpUrl(r.url);
+  // What `fetch` refuses before sending (a header name or value it cannot carry, `TRACE` or
+  // `CONNECT`) is a malformed line, never a request recorded as failed.
+  try {
+    new Request(url, { method, headers });
+  } catch (error) {
+    throw new Error(`fetch refuses it: ${(error as Error).message}`);
+  }
+  return { kind: 'request', line, method: method.toUpperCase(), url, headers, body };
 }
 
 /** Reads input line number `line` (1-based); never throws. */

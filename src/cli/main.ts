@@ -15,7 +15,16 @@ const commands: Record<string, { run: (args: string[]) => Promise<unknown>; usag
 
 const [name, ...args] = process.argv.slice(2);
 const command = name === undefined ? undefined : commands[name];
-if (command) {
+/** `--help` or `-h`: asked for, the usage goes to stdout and the exit code is 0. */
+const help = (given: string[]) => given.some((arg) => arg === '--help' || arg === '-h');
+if (name === undefined || help([name])) {
+  const all = `${serveUsage}\n\n${batchUsage}\n\n${demoUsage}\n`;
+  if (name === undefined) process.stderr.write(all);
+  else process.stdout.write(all);
+  process.exitCode = name === undefined ? 2 : 0;
+} else if (command && help(args.slice(0, args.indexOf('--') === -1 ? args.length : args.indexOf('--')))) {
+  process.stdout.write(`${command.usage}\n`);
+} else if (command) {
   command.run(args).then(
     (code) => {
       if (typeof code === 'number') process.exitCode = code;
@@ -28,6 +37,8 @@ if (command) {
     },
   );
 } else {
-  process.stderr.write(`${serveUsage}\n\n${batchUsage}\n\n${demoUsage}\n`);
+  process.stderr.write(
+    `headway: unknown command \`${name}\`\n\n${serveUsage}\n\n${batchUsage}\n\n${demoUsage}\n`,
+  );
   process.exitCode = 2;
 }

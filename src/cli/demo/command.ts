@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { reportBundle, repositoryRoot } from './bundle.js';
 import { parseDemoArgs } from './demo-args.js';
@@ -30,6 +31,15 @@ function browserJob(live: LivePage, recorder: Recorder): Promise<void> {
   });
 }
 
+/** Refuses a report path that cannot be written (a directory, a folder without write access). */
+async function checkReportPath(out: string): Promise<void> {
+  const path = resolve(out);
+  await mkdir(dirname(path), { recursive: true });
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isDirectory()) throw new Error(`--out ${out}: EISDIR, a directory, not a file`);
+  await access(dirname(path), constants.W_OK);
+}
+
 /** Writes the report of `result` to `out`; returns its absolute path. */
 async function writeReport(result: DemoResult, out: string): Promise<string> {
   const path = resolve(out);
@@ -51,6 +61,11 @@ async function writeReport(result: DemoResult, out: string): Promise<string> {
 export async function demo(args: string[]): Promise<void> {
   const options = parseDemoArgs(args);
   repositoryRoot(); // fails at once outside a clone
+  // A reader that closes early (`npm start | head`) ends the drawing, not the run: the report is
+  // still written (an unhandled EPIPE would end the process with a stack trace).
+  process.stdout.on('error', () => {});
+  // A report path it cannot write is refused before the run, not after it.
+  await checkReportPath(options.out);
   // The live page first: a port it cannot have must not leave the demo's server running.
   const live = options.live ? await startLivePage(options) : undefined;
   const prepared = await prepareDemo().catch(async (error: unknown) => {
@@ -74,9 +89,11 @@ export async function demo(args: string[]): Promise<void> {
       ...(live ? { others: (recorder: Recorder) => browserJob(live, recorder) } : {}),
     });
     view.done(result.data);
+    // The measured table first: a report that then cannot be written loses nothing of it.
+    process.stdout.write(`\n${summaryTable(result.summary)}\n`);
     const reportPath = await writeReport(result, options.out);
     live?.send('done', { summaryHtml: summaryHtml(result.summary), reportPath });
-    process.stdout.write(`\n${summaryTable(result.summary)}\n\nreport: ${reportPath}\n`);
+    process.stdout.write(`\nreport: ${reportPath}\n`);
   } finally {
     await live?.close();
     await prepared.close();
