@@ -59,11 +59,16 @@ function slotOf(name: string): Slot {
   }
 }
 
-/** True for names worth keeping: the hot ones, Shopify's counter and the four rate-limit prefixes. */
+/**
+ * True for names worth keeping: the hot ones, Shopify's counter, Zendesk's limit, Azure's
+ * `x-ms-retry-after-ms` and the four rate-limit prefixes.
+ */
 function relevant(name: string): boolean {
   return (
     slotOf(name) !== NOT_HOT ||
     name === 'x-shopify-shop-api-call-limit' ||
+    name === 'x-rate-limit' ||
+    name === 'x-ms-retry-after-ms' ||
     name.startsWith('ratelimit') ||
     name.startsWith('x-ratelimit-') ||
     name.startsWith('x-rate-limit-') ||

@@ -128,6 +128,16 @@ function readLimit(value: string | null): {
   return { limit: smallestCount(value), windowMs: null, policies: [] };
 }
 
+/**
+ * A counter field's members without their parameters: Docker Hub writes the remaining count as an
+ * Integer item, `RateLimit-Remaining: 76;w=21600`, as the limit beside it. A member that is only a
+ * number is left as it is.
+ */
+function withoutParameters(field: string | null): string | null {
+  if (field === null || !field.includes(';')) return field;
+  return field.replace(/;[^,]*/g, '');
+}
+
 /** Windows of a `Limit`/`Remaining`/`Reset` triple plus any Integer-item `RateLimit-Policy`. */
 function readTriple(
   limitField: string | null,
@@ -140,8 +150,8 @@ function readTriple(
   const { limit, windowMs, policies } = readLimit(limitField);
   const counters = {
     limit,
-    remaining: smallestCount(remainingField),
-    resetInMs: largestReset(resetField, time),
+    remaining: smallestCount(withoutParameters(remainingField)),
+    resetInMs: largestReset(withoutParameters(resetField), time),
   };
   const extra = quotaPolicies(policyField) ?? [];
   return withPolicies(counters, windowMs, [...policies, ...extra], name);
@@ -192,7 +202,8 @@ function resourceName(fields: Fields): string {
 
 /** `X-RateLimit-*` / `X-Rate-Limit-*` (GitHub, Twitter/X, most APIs) → dialect `x-ratelimit`. */
 export function readXRateLimit(fields: Fields, time: TimeBase): RateLimitPolicy[] {
-  const limit = either(fields, 'x-ratelimit-limit', 'x-rate-limit-limit');
+  // Zendesk names the limit `X-Rate-Limit` beside `X-Rate-Limit-Remaining`.
+  const limit = either(fields, 'x-ratelimit-limit', 'x-rate-limit-limit') ?? fields.get('x-rate-limit');
   const remaining = either(fields, 'x-ratelimit-remaining', 'x-rate-limit-remaining');
   const reset = either(fields, 'x-ratelimit-reset', 'x-rate-limit-reset');
   if (limit === null && remaining === null && reset === null) return [];

@@ -90,13 +90,16 @@ export function parseGoDuration(text: string): number | null {
 
 /** RFC 3339 `date-time`: `2024-04-10T18:31:42Z`, `2024-04-10T18:31:42.123+02:00`. */
 const RFC_3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
-/** An RFC 3339 timestamp (as Anthropic writes resets) → epoch ms, fractions rounded up. */
+/**
+ * An RFC 3339 timestamp (as Anthropic writes resets) → epoch ms, fractions rounded up; also ISO
+ * 8601's form without seconds (`2026-03-26T16:00Z`, as Atlassian writes `X-RateLimit-Reset`).
+ */
 export function parseRfc3339(text: string): number | null {
   const m = RFC_3339.exec(text);
   if (!m) return null;
-  const local = utcMs(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  const local = utcMs(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
   if (local === null) return null;
   let offsetMinutes = 0;
   if (m[8] === undefined) {

@@ -6,7 +6,7 @@
  * ## Precedence
  *
  * Retry delay (`retryAfterMs`, only for 3xx, 4xx and 5xx responses; a 2xx has nothing to retry):
- * 1. `retry-after-ms` (OpenAI, Anthropic), when valid;
+ * 1. `retry-after-ms` (OpenAI, Anthropic; Azure's `x-ms-retry-after-ms`), when valid;
  * 2. `Retry-After` (RFC 9110 §10.2.3), when valid;
  * 3. for 403, 429 and 503 only: the largest reset among the windows that report 0 remaining
  *    (GitHub answers 403 with `x-ratelimit-remaining: 0`; token windows and daily caps count);
@@ -136,7 +136,8 @@ function read(response: RateLimitResponse, receivedAt: number): RateLimitSignal 
   const status = response.status;
   let retryAfterMs: number | null = null;
   if (Number.isInteger(status) && status >= 300 && status < 600) {
-    const ms = fields.get('retry-after-ms');
+    // Azure (Cosmos DB) writes the same hint as `x-ms-retry-after-ms`.
+    const ms = fields.get('retry-after-ms') ?? fields.get('x-ms-retry-after-ms');
     const seconds = fields.get('retry-after');
     retryAfterMs =
       (ms === null ? null : parseRetryAfterMs(ms)) ??

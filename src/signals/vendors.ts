@@ -15,7 +15,7 @@
 import type { TimeBase } from './clock-skew.js';
 import { counterWindow, largestReset, smallestCount } from './counters.js';
 import type { Fields } from './fields.js';
-import { trimOws } from './fields.js';
+import { splitMembers, trimOws } from './fields.js';
 import { DEFAULT_UNIT } from './ietf.js';
 import type { RateLimitPolicy } from './signal.js';
 
@@ -81,14 +81,16 @@ const CALL_LIMIT = /^(\d{1,15})\s?\/\s?(\d{1,15})$/;
 /** Shopify: `X-Shopify-Shop-Api-Call-Limit: 32/40` → 40 per bucket, 8 remaining. */
 export function readShopify(fields: Fields): RateLimitPolicy[] {
   const value = fields.get('x-shopify-shop-api-call-limit');
-  const m = value === null ? null : CALL_LIMIT.exec(trimOws(value));
-  if (!m) return [];
-  const used = +m[1]!;
-  const limit = +m[2]!;
-  const window = counterWindow(DEFAULT_UNIT, DEFAULT_UNIT, {
-    limit,
-    remaining: Math.max(0, limit - used),
-    resetInMs: null,
-  });
+  if (value === null) return [];
+  // Joined field lines: every member must be valid; the smallest limit and remaining count.
+  let limit = Number.POSITIVE_INFINITY;
+  let remaining = Number.POSITIVE_INFINITY;
+  for (const member of splitMembers(value)) {
+    const m = CALL_LIMIT.exec(member);
+    if (!m) return [];
+    limit = Math.min(limit, +m[2]!);
+    remaining = Math.min(remaining, Math.max(0, +m[2]! - +m[1]!));
+  }
+  const window = counterWindow(DEFAULT_UNIT, DEFAULT_UNIT, { limit, remaining, resetInMs: null });
   return window === null ? [] : [window];
 }
