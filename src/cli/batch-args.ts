@@ -34,16 +34,28 @@ export interface BatchArgs {
   bodies: string | undefined;
 }
 
+/** The flags of `headway batch`, and the client options named otherwise. */
+export const batchFlags = [
+  'out',
+  'rate',
+  'burst',
+  'concurrency',
+  'key',
+  'max-retry-after',
+  'redis',
+  'workers',
+  'keep-headers',
+  'bodies',
+] as const;
+export const batchRenamed = { maxRetryAfterMs: 'max-retry-after', maxConcurrent: 'concurrency' };
+
 /** Parses `headway batch` arguments; throws a usage error (exit 2) on a bad one. */
 export function parseBatchArgs(args: string[]): BatchArgs {
-  const names = ['out', 'rate', 'burst', 'concurrency', 'key', 'max-retry-after', 'redis', 'workers'];
   const { values, positionals } = parseArgs({
     args,
     strict: true,
     allowPositionals: true,
-    options: Object.fromEntries(
-      [...names, 'keep-headers', 'bodies'].map((name) => [name, { type: 'string' as const }]),
-    ),
+    options: Object.fromEntries(batchFlags.map((name) => [name, { type: 'string' as const }])),
   });
   if (positionals.length !== 1) throw new Error('expects exactly one <input>');
   const text = (name: string) => values[name] as string | undefined;

@@ -15,3 +15,19 @@ export function portFlag(name: string, text: string | undefined): number | undef
     throw new Error(`--${name} expects a port number, got "${text}"`);
   return value;
 }
+
+/**
+ * The flag an option of the library came from, for an error that names the option: `--window-ms`
+ * for `windowMs` or `policy.windowMs`, `--burst` for `policy.limit` (a window's limit is its burst
+ * here), or `renamed[option]`; `undefined` when no flag of `flags` sets it.
+ */
+export function flagOf(
+  option: string,
+  flags: readonly string[],
+  renamed: Readonly<Record<string, string>> = {},
+): string | undefined {
+  const bare = option.replace(/^policy\./, '');
+  const name =
+    renamed[bare] ?? (bare === 'limit' ? 'burst' : bare.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+  return flags.includes(name) ? `--${name}` : undefined;
+}

@@ -25,28 +25,29 @@ export const serveUsage = `usage: headway serve [options]
 /** What `headway serve` flags say: the server's options, and the metrics port when asked for. */
 export type ServeArgs = Partial<ServeOptions> & { metricsPort: number | undefined };
 
+/** The flags of `headway serve`. */
+export const serveFlags = [
+  'port',
+  'host',
+  'rate',
+  'burst',
+  'window-ms',
+  'algorithm',
+  'headers',
+  'latency-ms',
+  'fail-for-ms',
+  'clock-skew-ms',
+  'mode',
+  'key-header',
+  'metrics-port',
+] as const;
+
 /** Parses `headway serve` flags into {@link ServeArgs} (unset flags are `undefined`). */
 export function parseServeArgs(args: string[]): ServeArgs {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: Object.fromEntries(
-      [
-        'port',
-        'host',
-        'rate',
-        'burst',
-        'window-ms',
-        'algorithm',
-        'headers',
-        'latency-ms',
-        'fail-for-ms',
-        'clock-skew-ms',
-        'mode',
-        'key-header',
-        'metrics-port',
-      ].map((name) => [name, { type: 'string' as const }]),
-    ),
+    options: Object.fromEntries(serveFlags.map((name) => [name, { type: 'string' as const }])),
   });
   const text = (name: string) => values[name] as string | undefined;
   return {
