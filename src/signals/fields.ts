@@ -28,6 +28,22 @@ export interface Fields {
 }
 
 const TOO_LONG = null;
+/** The first of the two delay slots (`retry-after`, `retry-after-ms`: see {@link slotOf}). */
+const RETRY_AFTER_SLOT = 4;
+const DIGITS = /^[ \t]*0*([1-9]\d*|0)[ \t]*$/;
+/** A delay past 2³¹ s, in seconds and in ms alike. */
+const PAST_LONGEST_DELAY = '9999999999999999';
+
+/**
+ * A delay field longer than the cap: a number of more digits than the cap holds is a delay longer
+ * still, which RFC 9111 §1.2.2 reads as 2³¹ s (never as no hint), and one padded with zeros is its
+ * value; anything else stays too long (absent).
+ */
+function longDelay(value: string): string {
+  const digits = DIGITS.exec(value)?.[1];
+  if (digits === undefined) return value;
+  return digits.length > PAST_LONGEST_DELAY.length ? PAST_LONGEST_DELAY : digits;
+}
 
 /** A hot name's slot, or {@link NOT_HOT}. */
 type Slot = number;
@@ -173,6 +189,8 @@ class FieldMap implements Fields {
   }
 
   #addHot(slot: Slot, value: string | null): void {
+    if (slot >= RETRY_AFTER_SLOT && value !== null && value.length > MAX_FIELD_LENGTH)
+      value = longDelay(value);
     this.#hot[slot] = joined(this.#hot[slot], value);
   }
 }

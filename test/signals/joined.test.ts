@@ -41,7 +41,7 @@ describe('rule 3: joined Retry-After: every member valid, the largest wins', () 
   });
 
   it('a line too long voids the joined field, whichever spelling comes first', () => {
-    const long = `${'0'.repeat(MAX_FIELD_LENGTH)}5`;
+    const long = `5${' x'.repeat(MAX_FIELD_LENGTH / 2)}`;
     expect(read(429, { 'Retry-After': long, 'retry-after': '10' }).retryAfterMs).toBeNull();
     expect(read(429, { 'retry-after': '10', 'Retry-After': long }).retryAfterMs).toBeNull();
   });
