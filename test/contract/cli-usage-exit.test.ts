@@ -36,7 +36,7 @@ async function run(args: string[], limitMs: number): Promise<{ code: number | nu
 describe('CLI usage errors exit 2', () => {
   it('headway serve --metrics-port 0 --rate 0: the error is printed and the process exits 2 (the metrics endpoint does not keep it alive)', async () => {
     const result = await run(['serve', '--metrics-port', '0', '--rate', '0'], 15_000);
-    expect(result.stderr).toContain('headway serve: Expected `rate` to be a positive finite number');
+    expect(result.stderr).toContain('headway serve: Expected `--rate` to be a positive finite number');
     expect(result.code).toBe(2);
   }, 30_000);
 
@@ -47,7 +47,7 @@ describe('CLI usage errors exit 2', () => {
       ['batch', input, '--redis', inject('redisUrl'), '--rate', '5', '--burst', '0'],
       15_000,
     );
-    expect(result.stderr).toContain('headway batch: Expected `burst` to be a positive finite number');
+    expect(result.stderr).toContain('headway batch: Expected `--burst` to be a positive finite number');
     expect(result.code).toBe(2);
   }, 30_000);
 
