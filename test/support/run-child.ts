@@ -8,9 +8,15 @@ export interface ChildResult {
   stderr: string;
 }
 
-/** Runs `file` with `node --import tsx`; kills it after `limitMs` (then `code` is null). */
-export async function runTsChild(file: string, limitMs: number): Promise<ChildResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `file` (with `args`) with `node --import tsx`; kills it after `limitMs` (then `code` is null). */
+export async function runTsChild(
+  file: string,
+  limitMs: number,
+  args: readonly string[] = [],
+): Promise<ChildResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
@@ -23,4 +29,9 @@ export async function runTsChild(file: string, limitMs: number): Promise<ChildRe
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearTimeout(killer);
   return { code, stdout, stderr };
+}
+
+/** Runs `headway <args>` from the source (`src/cli/main.ts`); kills it after `limitMs`. */
+export function runHeadway(args: readonly string[], limitMs: number): Promise<ChildResult> {
+  return runTsChild('src/cli/main.ts', limitMs, args);
 }

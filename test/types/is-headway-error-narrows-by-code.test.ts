@@ -8,40 +8,8 @@
  * The block is type-checked under the project's own compiler options (strict), `headway` mapped to
  * `src/` as in tsconfig.json (the same way as test/docs/readme-snippets.test.ts).
  */
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Type-checks `code` as one module next to the README; its diagnostics, one line each. */
-function typeCheck(code: string): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    `${root}tsconfig.json`,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => {
-        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-      },
-    },
-  );
-  if (!config) throw new Error('tsconfig.json not read');
-  const file = `${root}is-headway-error-by-code.snippet.ts`;
-  const host = ts.createCompilerHost(config.options);
-  const { getSourceFile, fileExists, readFile } = host;
-  host.fileExists = (name) => name === file || fileExists.call(host, name);
-  host.readFile = (name) => (name === file ? code : readFile.call(host, name));
-  host.getSourceFile = (name, language, ...rest) =>
-    name === file
-      ? ts.createSourceFile(name, code, language, true)
-      : getSourceFile.call(host, name, language, ...rest);
-  const program = ts.createProgram([file], config.options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
-    .filter((d) => d.file?.fileName === file)
-    .map((d) => `TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-}
+import { typeCheck } from './type-check.js';
 
 describe('isHeadwayError(e, code) narrows to the error class of that code', () => {
   it('a caller reads retryAt, window and facts of a HEADWAY_RATE_LIMITED error without a cast', () => {
@@ -64,6 +32,6 @@ describe('isHeadwayError(e, code) narrows to the error class of that code', () =
       '}',
       '',
     ].join('\n');
-    expect(typeCheck(code)).toEqual([]);
+    expect(typeCheck(code, 'is-headway-error-by-code')).toEqual([]);
   }, 60_000);
 });
