@@ -79,14 +79,22 @@ export function func<T extends (...args: never[]) => unknown>(name: string, valu
 export function withDefaults<T extends object>(defaults: T, options: Partial<T> | undefined, where = ''): T {
   const merged = { ...defaults };
   if (options) {
-    for (const [name, value] of Object.entries(options)) {
-      if (value === undefined) continue;
-      if (!Object.hasOwn(defaults, name))
-        invalid(`${where}${name}`, `one of the known options (${Object.keys(defaults).join(', ')})`, value);
-      (merged as Record<string, unknown>)[name] = value;
-    }
+    onlyFields(options, defaults, where);
+    for (const [name, value] of Object.entries(options))
+      if (value !== undefined) (merged as Record<string, unknown>)[name] = value;
   }
   return merged;
+}
+
+/**
+ * Refuses a field of `options` that `fields` (an object whose keys are the known names) does not
+ * have, named after `where` (`hosts["h"].`, `cors.`): a misspelt option (`burts`) would otherwise be
+ * ignored, or mean its default. `undefined` values count as omitted.
+ */
+export function onlyFields(options: object, fields: object, where = ''): void {
+  for (const [name, value] of Object.entries(options))
+    if (value !== undefined && !Object.hasOwn(fields, name))
+      invalid(`${where}${name}`, `one of the known options (${Object.keys(fields).join(', ')})`, value);
 }
 
 /** Validates a {@link Clock}: an object whose `now`, `wallNow` and `sleep` are functions. */

@@ -1,5 +1,5 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
-import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
+import { invalid, nonNegative, onlyFields, positive, withDefaults } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
 import { MAX_REDIS_WINDOW_MS, reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
 import { Batcher } from './batcher.js';
@@ -50,7 +50,10 @@ function validateClient(client: unknown): RedisScriptClient {
 }
 
 /** Every option of {@link redisStore}: another is a misspelling, refused rather than ignored. */
-const STORE_OPTIONS: readonly (keyof RedisStoreOptions)[] = ['client', 'prefix', 'commandTimeoutMs'];
+const STORE_OPTIONS = { client: true, prefix: true, commandTimeoutMs: true } satisfies Record<
+  keyof RedisStoreOptions,
+  true
+>;
 
 /**
  * A {@link RateLimitStore} on Redis: one quota shared atomically by every process that uses the
@@ -73,9 +76,7 @@ const STORE_OPTIONS: readonly (keyof RedisStoreOptions)[] = ['client', 'prefix',
  * ```
  */
 export function redisStore(options: RedisStoreOptions): RateLimitStore {
-  for (const [name, value] of Object.entries(options ?? {}))
-    if (!STORE_OPTIONS.includes(name as keyof RedisStoreOptions) && value !== undefined)
-      invalid(name, `one of redisStore's options (${STORE_OPTIONS.join(', ')})`, value);
+  onlyFields(options ?? {}, STORE_OPTIONS);
   const merged = withDefaults<{ prefix: string; commandTimeoutMs: number }>(
     { ...redisStoreDefaults },
     { prefix: options?.prefix, commandTimeoutMs: options?.commandTimeoutMs },

@@ -1,4 +1,4 @@
-import { invalid, nonNegativeInteger } from '../core/validate.js';
+import { invalid, nonNegativeInteger, onlyFields } from '../core/validate.js';
 import type { HeaderList } from './headers/types.js';
 import type { LimitRequest } from './request.js';
 
@@ -40,6 +40,9 @@ export const isNameList = (name: string): boolean =>
 /** `true` for `{}` (any origin); `false`/`undefined` for no CORS headers. */
 export type CorsOption = boolean | CorsOptions | undefined;
 
+/** Every field of {@link CorsOptions}: another is a misspelling, refused. */
+const CORS_FIELDS = { origin: true, maxAgeSeconds: true } satisfies Record<keyof CorsOptions, true>;
+
 /**
  * Validates a `cors` option when an adapter is made: a boolean, `undefined`, or `{ origin,
  * maxAgeSeconds }` with `origin` a string or a list of strings and `maxAgeSeconds` a whole number
@@ -50,9 +53,7 @@ export function validateCors(cors: unknown): CorsOption {
   if (cors === undefined || typeof cors === 'boolean') return cors;
   if (typeof cors !== 'object' || cors === null || Array.isArray(cors))
     invalid('cors', 'true, false or { origin, maxAgeSeconds }', cors);
-  for (const [name, value] of Object.entries(cors))
-    if (name !== 'origin' && name !== 'maxAgeSeconds' && value !== undefined)
-      invalid(`cors.${name}`, 'one of `origin`, `maxAgeSeconds`', value);
+  onlyFields(cors, CORS_FIELDS, 'cors.');
   const { origin, maxAgeSeconds } = cors as CorsOptions;
   if (
     origin !== undefined &&

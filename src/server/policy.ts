@@ -1,5 +1,5 @@
 import { defaultBurst, windowOf } from '../core/limit.js';
-import { invalid, positive } from '../core/validate.js';
+import { invalid, onlyFields, positive } from '../core/validate.js';
 import { InvalidOptionError } from '../errors.js';
 import type { AlgorithmName, StoreLimit } from '../stores/store.js';
 
@@ -23,7 +23,14 @@ export interface Policy {
 }
 
 /** Every field of a {@link Policy}: another is a misspelling, refused rather than ignored. */
-const POLICY_FIELDS: readonly (keyof Policy)[] = ['limit', 'windowMs', 'rate', 'burst', 'name', 'failClosed'];
+const POLICY_FIELDS = {
+  limit: true,
+  windowMs: true,
+  rate: true,
+  burst: true,
+  name: true,
+  failClosed: true,
+} satisfies Record<keyof Policy, true>;
 
 /** A validated policy, mapped onto the store's limit. */
 export interface ResolvedPolicy {
@@ -48,16 +55,7 @@ function withHint<T>(hint: string, check: () => T): T {
  */
 export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 'policy'): ResolvedPolicy {
   if (typeof policy !== 'object' || policy === null) invalid(where, 'a policy object', policy);
-  for (const field of Object.keys(policy))
-    if (
-      !POLICY_FIELDS.includes(field as keyof Policy) &&
-      (policy as Record<string, unknown>)[field] !== undefined
-    )
-      invalid(
-        `${where}.${field}`,
-        `one of a policy's fields (${POLICY_FIELDS.join(', ')})`,
-        (policy as Record<string, unknown>)[field],
-      );
+  onlyFields(policy, POLICY_FIELDS, `${where}.`);
   const name = policy.name ?? 'default';
   if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
     invalid(`${where}.name`, 'a token ([A-Za-z0-9_.-])', name);

@@ -11,21 +11,11 @@
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
+import { refusedOption } from '../support/refused-option.js';
 import { fakeFetch } from './fake-server.js';
 
 const clock = new ManualClock(0, Date.UTC(2026, 0, 1));
 const { fetch: transport } = fakeFetch(clock, () => ({ status: 200 }));
-
-/** The `option` of the `InvalidOptionError` that `make` throws, or 'no error'. */
-function refusedOption(make: () => unknown): string {
-  try {
-    make();
-  } catch (error) {
-    const e = error as { code?: string; option?: string };
-    return e.code === 'HEADWAY_INVALID_OPTION' ? String(e.option) : `other error: ${String(error)}`;
-  }
-  return 'no error';
-}
 
 describe('createFetch refuses option names it does not know', () => {
   it.each([

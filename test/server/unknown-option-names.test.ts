@@ -13,19 +13,9 @@ import { ManualClock } from '../../src/core/manual-clock.js';
 import { redisStore } from '../../src/redis/index.js';
 import { rateLimit } from '../../src/server/rate-limit.js';
 import { memoryStore } from '../../src/stores/memory.js';
+import { refusedOption } from '../support/refused-option.js';
 
 const clock = new ManualClock(0, Date.UTC(2026, 0, 1));
-
-/** The `option` of the `InvalidOptionError` that `make` throws, or 'no error'. */
-function refusedOption(make: () => unknown): string {
-  try {
-    make();
-  } catch (error) {
-    const e = error as { code?: string; option?: string };
-    return e.code === 'HEADWAY_INVALID_OPTION' ? String(e.option) : `other error: ${String(error)}`;
-  }
-  return 'no error';
-}
 
 describe('rateLimit refuses option names it does not know', () => {
   it.each([
