@@ -52,7 +52,8 @@ export class KeyLane {
     this.budget = new KeyBudget(options.retryBudget, clock);
     this.#line = new WaitingLine(clock);
     const addWait = (ms: number) => this.addWait(ms);
-    this.#turn = { pacer: this.#pacer, line: this.#line, shared, clock, addWait };
+    const cancel = (ticket: Ticket) => this.cancel(ticket);
+    this.#turn = { pacer: this.#pacer, line: this.#line, shared, clock, addWait, cancel };
   }
 
   /** A call of this key began; {@link callEnded} when it ends, however it ends. */
@@ -107,9 +108,13 @@ export class KeyLane {
     this.#line.notify();
   }
 
-  /** Gives back the ticket of an attempt that was never sent (its transport refused it). */
+  /**
+   * Gives back the ticket of an attempt that was never sent (its transport refused it, or it gave
+   * up waiting for its turn), and what it booked in the shared quota.
+   */
   cancel(ticket: Ticket): void {
     this.#pacer.cancel(ticket, this.#clock.now());
+    if (ticket.shared) this.#shared?.giveBack(ticket.shared);
     this.#line.notify();
   }
 

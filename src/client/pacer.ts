@@ -46,6 +46,7 @@ import {
 } from './models/index.js';
 import { hadRoomFor, type ModelSnapshot, type Observation } from './models/model.js';
 import type { NoCountersModelState } from './models/no-counters.js';
+import type { SharedBooking } from './shared-quota.js';
 import type { KeyStats } from './stats.js';
 import { UnitCounts } from './unit-counts.js';
 import type { Verdict } from './verdict.js';
@@ -82,6 +83,8 @@ export interface Ticket {
   probe: boolean;
   /** ms until units booked in a shared bucket are due (0 without a store). */
   dueInMs: number;
+  /** What the attempt booked in a shared quota, given back if it is never sent (`null`: nothing). */
+  shared: SharedBooking | null;
   /** When the attempt leaves: granted, plus `dueInMs`. */
   sentAt: number;
 }
@@ -363,7 +366,16 @@ export class Pacer {
     if (probe) this.#probing = true;
     this.#inFlight++;
     this.#attempts++;
-    return { mark, cost: requests, costs: booked, marks, probe, dueInMs, sentAt: now + dueInMs };
+    return {
+      mark,
+      cost: requests,
+      costs: booked,
+      marks,
+      probe,
+      dueInMs,
+      sentAt: now + dueInMs,
+      shared: null,
+    };
   }
 
   /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
@@ -532,13 +544,22 @@ export class Pacer {
     const costs = this.#learned.costs();
     let binding: PacerSnapshot | null = null;
     let bindingMs = -1;
+    /** Calls the binding window has room for now (`Infinity`: unknown). */
+    let bindingCalls = Number.POSITIVE_INFINITY;
     for (const { unit, track } of this.#tracks) {
       if (!this.#governs(unit, track)) continue;
       const inFlight = this.#inFlightIn(unit);
-      const ms = trackDelay(track, this.#costIn({}, unit) || 1, now, inFlight);
-      if (ms > bindingMs) {
+      const perCall = this.#costIn({}, unit) || 1;
+      const ms = trackDelay(track, perCall, now, inFlight);
+      if (ms < bindingMs) continue;
+      const snapshot = trackSnapshot(track, now, inFlight);
+      const calls = snapshot.tokens === null ? Number.POSITIVE_INFINITY : snapshot.tokens / perCall;
+      // Of windows that hold the next call equally (none, usually), the one with room for the
+      // fewest calls binds first: a per-second window before a daily one, whichever is listed first.
+      if (ms > bindingMs || calls < bindingCalls) {
         bindingMs = ms;
-        binding = { ...trackSnapshot(track, now, inFlight), unit, costs };
+        bindingCalls = calls;
+        binding = { ...snapshot, unit, costs };
       }
     }
     if (

@@ -12,8 +12,9 @@ import type { SharedQuota } from './shared-quota.js';
 import type { Waiter } from './waiting-line.js';
 
 /**
- * Books one attempt of `cost` in the shared quota: its ticket (units due in `dueInMs`), or `null`
- * when the shared gate is closed (the key's own gate then closes as long).
+ * Books one attempt of `cost` in the shared quota: its ticket (units due in `dueInMs`, what the
+ * store booked in `shared`), or `null` when the shared gate is closed (the key's own gate then
+ * closes as long).
  */
 export async function bookShared(
   shared: SharedQuota,
@@ -22,10 +23,16 @@ export async function bookShared(
   probe: boolean,
   clock: Clock,
 ): Promise<Ticket | null> {
-  const { gateMs, waitMs } = await shared.book(typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1));
-  if (gateMs <= 0) return pacer.grant(cost, probe, waitMs, clock.now());
-  pacer.gate.hold(gateMs, 'retry-after', clock.now());
-  return null;
+  const { gateMs, waitMs, booked } = await shared.book(
+    typeof cost === 'number' ? cost : (cost[REQUESTS] ?? 1),
+  );
+  if (gateMs > 0) {
+    pacer.gate.hold(gateMs, 'retry-after', clock.now());
+    return null;
+  }
+  const ticket = pacer.grant(cost, probe, waitMs, clock.now());
+  ticket.shared = booked;
+  return ticket;
 }
 
 /**

@@ -44,6 +44,12 @@ export interface QuotaFigures {
   burst: number;
 }
 
+/** Units one booking took from the shared bucket, and at which limit: what is given back if its call is never sent. */
+export interface SharedBooking {
+  limit: StoreLimit;
+  cost: number;
+}
+
 /** How a process books from the shared bucket at given figures. */
 interface Booking {
   figures: QuotaFigures;
@@ -230,28 +236,44 @@ export class SharedQuota {
 
   /**
    * Books `cost` units unless the shared gate is closed: `gateMs` > 0 says the gate is closed (the
-   * booking, asked in the same round trip, is then given up: its slot stays unused). `waitMs` is how
-   * long to wait before sending. From the store, else the local fallback (gate open). Before any
-   * figures are known, only the gate is asked (`waitMs` 0).
+   * booking, asked in the same round trip, is then given back). `waitMs` is how long to wait before
+   * sending; `booked`, what the store booked ({@link giveBack} it if the call is never sent). From
+   * the store, else the local fallback (gate open; nothing to give back). Before any figures are
+   * known, only the gate is asked (`waitMs` 0).
    */
-  async book(cost: number): Promise<{ gateMs: number; waitMs: number }> {
+  async book(cost: number): Promise<{ gateMs: number; waitMs: number; booked: SharedBooking | null }> {
     const booking = this.#booking;
     if (!booking) {
       // Nothing learned yet: the local pacer paces; only the gate is asked.
       const gateMs = await this.#call(() => this.#store.gateWait(this.#key));
-      return { gateMs: gateMs ?? 0, waitMs: 0 };
+      return { gateMs: gateMs ?? 0, waitMs: 0, booked: null };
     }
     const limit = bookingLimit(booking, cost);
     const shared = await this.#call(() =>
       Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, limit.store, limit.cost)]),
     );
-    if (shared) return { gateMs: shared[0], waitMs: shared[1].waitMs };
+    if (shared) {
+      const booked = { limit: limit.store, cost: limit.cost };
+      if (shared[0] <= 0) return { gateMs: 0, waitMs: shared[1].waitMs, booked };
+      this.giveBack(booked);
+      return { gateMs: shared[0], waitMs: shared[1].waitMs, booked: null };
+    }
     // The whole cost, from a bucket that holds it (as `bookingLimit` books a costly call).
     const { fallbackConfig } = booking;
     const config = cost > fallbackConfig.burst ? { ...fallbackConfig, burst: cost } : fallbackConfig;
     const booked = reserve(this.#fallback, config, this.#clock.now(), cost);
     this.#fallback = booked.state;
-    return { gateMs: 0, waitMs: booked.waitMs };
+    return { gateMs: 0, waitMs: booked.waitMs, booked: null };
+  }
+
+  /**
+   * Gives back what a booking took, for a call that was then never sent (its deadline, an abort, a
+   * gate that closed), so the fleet's next bookings need not wait behind it. Best effort: a store
+   * without `giveBack`, or one that fails, leaves the units booked.
+   */
+  giveBack(booked: SharedBooking): void {
+    const store = this.#store;
+    if (store.giveBack) void this.#call(() => store.giveBack!(this.#key, booked.limit, booked.cost));
   }
 
   /**

@@ -20,6 +20,8 @@ export interface TurnContext {
   readonly clock: Clock;
   /** Adds to the key's waited total. */
   addWait(ms: number): void;
+  /** Gives back a ticket that will not be sent (and what it booked in a shared quota). */
+  cancel(ticket: Ticket): void;
 }
 
 /** Waits for the turn of a call of `cost`, in `priority` order: its ticket. `waiter` may throw to give up. */
@@ -31,10 +33,7 @@ export async function waitTurn(
 ): Promise<Ticket> {
   const { pacer, line, clock } = key;
   const signal = waiter.signal;
-  const giveBack = (ticket: Ticket) => {
-    pacer.cancel(ticket, clock.now());
-    line.notify();
-  };
+  const giveBack = (ticket: Ticket) => key.cancel(ticket);
   // The whole turn counts as the key's waiting, as it does for the call (`facts.waitedMs`): behind
   // the head, at it, and for booked units.
   const entered = clock.now();

@@ -216,3 +216,20 @@ export function reserveTokens(
   const waitMs = msUntilTokens(tokens, updatedAt, perMs, cost);
   return { state: { tokens: tokens - cost, updatedAt }, waitMs };
 }
+
+/**
+ * Gives back `cost` tokens a {@link reserveTokens} booked for a call that was never sent: the
+ * bucket as refilled until `now`, plus `cost`, at most full (a booking made before the bucket
+ * refilled to full gives back nothing beyond it).
+ */
+export function giveBackTokens(
+  state: BucketState,
+  burst: number,
+  perMs: number,
+  now: number,
+  cost: number,
+): BucketState {
+  checkCost(cost, burst);
+  const tokens = tokensAt(state.tokens, state.updatedAt, burst, perMs, now);
+  return { tokens: Math.min(burst, tokens + cost), updatedAt: Math.max(now, state.updatedAt) };
+}

@@ -64,7 +64,7 @@ async function runScript<T>(
   key: string,
   limit: StoreLimit,
   cost: number,
-  mode: 'take' | 'reserve',
+  mode: 'take' | 'reserve' | 'give-back',
   width: number,
   decode: BatchDecoder<T>,
 ): Promise<T> {
@@ -72,7 +72,8 @@ async function runScript<T>(
   checkLimit(limit);
   checkCost(cost, limit.limit);
   const spec = algorithmScripts[limit.algorithm];
-  if (mode === 'reserve' && !spec.reserves) throw new UnsupportedAlgorithmError(limit.algorithm, 'reserve');
+  if (mode !== 'take' && !spec.reserves)
+    throw new UnsupportedAlgorithmError(limit.algorithm, mode === 'reserve' ? 'reserve' : 'giveBack');
   return target.batcher.run(
     spec.script,
     key,
@@ -110,4 +111,14 @@ export function reserveOnRedis(
   cost: number,
 ): Promise<TimedReservation> {
   return runScript(target, key, limit, cost, 'reserve', 1, (reply, at, now) => ({ waitMs: reply[at]!, now }));
+}
+
+/** Client face: gives back units a reservation booked (token bucket or GCRA), atomically on Redis. */
+export async function giveBackOnRedis(
+  target: ScriptTarget,
+  key: string,
+  limit: StoreLimit,
+  cost: number,
+): Promise<void> {
+  await runScript(target, key, limit, cost, 'give-back', 1, () => undefined);
 }

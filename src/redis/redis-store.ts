@@ -1,7 +1,13 @@
 import { MAX_TIMER_MS } from '../core/clock.js';
 import { invalid, nonNegative, onlyFields, positive, withDefaults } from '../core/validate.js';
 import type { RateLimitStore } from '../stores/store.js';
-import { MAX_REDIS_WINDOW_MS, reserveOnRedis, type ScriptTarget, takeOnRedis } from './algorithm-call.js';
+import {
+  giveBackOnRedis,
+  MAX_REDIS_WINDOW_MS,
+  reserveOnRedis,
+  type ScriptTarget,
+  takeOnRedis,
+} from './algorithm-call.js';
 import { Batcher } from './batcher.js';
 import { evalScript } from './eval-script.js';
 import { redisKey, validateKey, validatePrefix } from './keys.js';
@@ -112,6 +118,9 @@ export function redisStore(options: RedisStoreOptions): RateLimitStore {
     },
     async reserve(key, limit, cost) {
       return { waitMs: (await reserveOnRedis(target, key, limit, cost)).waitMs };
+    },
+    giveBack(key, limit, cost) {
+      return giveBackOnRedis(target, key, limit, cost);
     },
     async holdGate(key, ms) {
       if (nonNegative('ms', ms) > MAX_REDIS_WINDOW_MS)

@@ -322,6 +322,16 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
       write(key, now + result.expiresInMs, result.state, now);
       return { waitMs: result.waitMs };
     },
+    async giveBack(key: string, limit: StoreLimit, cost: number): Promise<void> {
+      const algorithm = algorithms[limit.algorithm];
+      if (!algorithm.giveBack) throw new UnsupportedAlgorithmError(limit.algorithm, 'giveBack');
+      const now = steady();
+      const state = read(key, now);
+      // A key held nowhere is fresh (full): nothing to give back to.
+      if (state === undefined) return;
+      const result = algorithm.giveBack(state, limit, now, cost);
+      write(key, now + result.expiresInMs, result.state, now);
+    },
     async holdGate(key: string, ms: number): Promise<number> {
       const now = steady();
       const wanted = Math.max(0, ms);

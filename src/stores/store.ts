@@ -55,6 +55,13 @@ export interface RateLimitStore {
    * not there yet, and return how long to wait until they are. Never refuses.
    */
   reserve(key: string, limit: StoreLimit, cost: number): Promise<{ waitMs: number }>;
+  /**
+   * Client face, optional: gives back `cost` units a `reserve` of the same `limit` booked for a
+   * call that was then never sent (its deadline, an abort, a gate that closed), so the next booking
+   * may have them; at most back to a fresh key's state. Without it, such units stay booked and the
+   * fleet's next bookings wait behind them.
+   */
+  giveBack?(key: string, limit: StoreLimit, cost: number): Promise<void>;
   /** Client face: keep `key`'s gate closed for at least `ms` more (a gate only extends). Returns ms left closed. */
   holdGate(key: string, ms: number): Promise<number>;
   /** Client face: ms `key`'s gate stays closed (0 when open). */

@@ -150,6 +150,33 @@ export function describeStoreContract(name: string, makeStore: () => ContractSto
         expect(after.retryAfterMs).toBeLessThanOrEqual(9000);
         expect(after.retryAfterMs).toBeGreaterThanOrEqual(9000 - elapsed - 1);
       });
+
+      it('a give-back returns booked units to the next booking, never beyond a full bucket', async () => {
+        const { store, time } = makeStore();
+        const giveBack = store.giveBack!.bind(store);
+        const key = freshKey(`${algorithm}-give-back`);
+        const limit: StoreLimit = { algorithm, limit: 10, windowMs: 10_000 }; // 1 s per unit
+        const start = time.now();
+        for (let i = 0; i < 10; i++) await store.reserve(key, limit, 1);
+        const booked = [];
+        for (let i = 0; i < 3; i++) booked.push((await store.reserve(key, limit, 1)).waitMs);
+        // The two calls booked last are never sent: their units come back.
+        await giveBack(key, limit, 2);
+        const next = (await store.reserve(key, limit, 1)).waitMs;
+        const elapsed = time.now() - start;
+        // Due at 2 s, where the second of the three was (4 s without the give-back).
+        expect(next).toBeLessThanOrEqual(2000);
+        expect(next).toBeGreaterThanOrEqual(2000 - elapsed - 1);
+        expect(booked[1]).toBeGreaterThanOrEqual(2000 - elapsed - 1);
+
+        // A fresh key is full: a give-back adds nothing to its burst.
+        const fresh = freshKey(`${algorithm}-give-back-full`);
+        await giveBack(fresh, limit, 5);
+        const taken = [];
+        for (let i = 0; i < 11; i++) taken.push((await store.take(fresh, limit, 1)).allowed);
+        expect(taken.filter(Boolean)).toHaveLength(10);
+        expect(taken[10]).toBe(false);
+      });
     });
 
     it('token bucket keeps fractional units', async () => {
@@ -247,12 +274,18 @@ export function describeStoreContract(name: string, makeStore: () => ContractSto
       }
     });
 
-    it('reserve is for token-bucket and gcra only', async () => {
+    it('reserve and giveBack are for token-bucket and gcra only', async () => {
       const { store } = makeStore();
       for (const algorithm of ['fixed-window', 'sliding-window-counter', 'sliding-log'] as const) {
-        await expect(
-          store.reserve(freshKey('reserve'), { algorithm, limit: 3, windowMs: 1000 }, 1),
-        ).rejects.toMatchObject({ code: 'HEADWAY_UNSUPPORTED_ALGORITHM' });
+        const limit: StoreLimit = { algorithm, limit: 3, windowMs: 1000 };
+        await expect(store.reserve(freshKey('reserve'), limit, 1)).rejects.toMatchObject({
+          code: 'HEADWAY_UNSUPPORTED_ALGORITHM',
+          operation: 'reserve',
+        });
+        await expect(store.giveBack!(freshKey('give-back'), limit, 1)).rejects.toMatchObject({
+          code: 'HEADWAY_UNSUPPORTED_ALGORITHM',
+          operation: 'giveBack',
+        });
       }
     });
 

@@ -9,7 +9,8 @@
  * - `remaining = floor((windowMs − (newTat − now)) / T)` when allowed, computed from the unchanged
  *   `tat` (as `max(tat, now)`) when refused;
  * - `retryAfterMs = newTat − now − windowMs` when refused, rounded up to a whole ms;
- * - `resetMs = tat − now` (of the stored tat, ≥ 0), rounded up: ms until the full burst is back.
+ * - `resetMs = tat − now` (of the stored tat, ≥ 0), rounded up: ms until the full burst is back;
+ * - give-back (of units a reservation booked for a call never sent): `tat = max(now, tat − T · cost)`.
  *
  * Bound: over any interval of t ms, admitted cost ≤ `limit + limit · t / windowMs`.
  */
@@ -78,5 +79,11 @@ export const gcra: Algorithm = {
       (d) => newTat - (now + d) <= limit.windowMs + slack,
     );
     return { waitMs, state: [newTat], expiresInMs: Math.max(0, Math.ceil(newTat - now)) };
+  },
+  giveBack(state, limit, now, cost) {
+    checkCost(cost, limit.limit);
+    // Never before `now`: a tat in the past is a full burst already, and one further back would add to it.
+    const tat = Math.max(now, tatOf(state, now) - (limit.windowMs / limit.limit) * cost);
+    return { state: [tat], expiresInMs: Math.ceil(tat - now) };
   },
 };

@@ -7,14 +7,15 @@
  * - state `[tokens, updatedAt]`; a fresh key is full;
  * - allowed iff `tokens ≥ cost` after refill; a refusal removes nothing;
  * - `remaining` = whole tokens left; `resetMs` = whole ms until full;
- * - `retryAfterMs` = the smallest whole ms after which `cost` tokens are there.
+ * - `retryAfterMs` = the smallest whole ms after which `cost` tokens are there;
+ * - give-back (of units a reservation booked for a call never sent): tokens + cost, at most the burst.
  *
  * Bound: over any interval of t ms, admitted cost ≤ `limit + limit · t / windowMs` (burst + rate·t).
  */
 
 import type { StoreLimit } from '../../stores/store.js';
 import { unitsPerMs } from '../limit.js';
-import { type BucketState, reserveTokens, takeInPlace } from '../token-bucket.js';
+import { type BucketState, giveBackTokens, reserveTokens, takeInPlace } from '../token-bucket.js';
 import { checkCost } from './cost.js';
 import { type Algorithm, type AlgorithmState, type InPlaceTake, takeViaInPlace } from './types.js';
 
@@ -48,11 +49,20 @@ export const tokenBucket: Algorithm = {
   reserve(state, limit, now, cost) {
     const perMs = unitsPerMs(limit.limit, limit.windowMs);
     const booked = reserveTokens(load(state, limit, now), limit.limit, perMs, now, cost);
-    const full = Math.ceil(((limit.limit - booked.state.tokens) * limit.windowMs) / limit.limit);
     return {
       waitMs: booked.waitMs,
       state: [booked.state.tokens, booked.state.updatedAt],
-      expiresInMs: Math.max(0, full),
+      expiresInMs: msUntilFull(booked.state.tokens, limit),
     };
   },
+  giveBack(state, limit, now, cost) {
+    const perMs = unitsPerMs(limit.limit, limit.windowMs);
+    const back = giveBackTokens(load(state, limit, now), limit.limit, perMs, now, cost);
+    return { state: [back.tokens, back.updatedAt], expiresInMs: msUntilFull(back.tokens, limit) };
+  },
 };
+
+/** Whole ms until a bucket holding `tokens` is full again (its state then equals a fresh key's). */
+function msUntilFull(tokens: number, limit: StoreLimit): number {
+  return Math.max(0, Math.ceil(((limit.limit - tokens) * limit.windowMs) / limit.limit));
+}

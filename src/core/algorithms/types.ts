@@ -24,6 +24,12 @@ export interface AlgorithmReserve {
   expiresInMs: number;
 }
 
+/** Outcome of an algorithm's `giveBack`. */
+export interface AlgorithmGiveBack {
+  state: number[];
+  expiresInMs: number;
+}
+
 /**
  * An algorithm's `take` over state held in place, for stores that keep state numbers in a
  * `Float64Array` (the memory store's hot path): no arrays, no result objects but the decision.
@@ -55,6 +61,11 @@ export interface Algorithm {
   inPlace?: InPlaceTake;
   /** Book `cost` units at `now` even if not there yet (bucket algorithms only). */
   reserve?(state: AlgorithmState, limit: StoreLimit, now: number, cost: number): AlgorithmReserve;
+  /**
+   * Gives back `cost` units `reserve` booked for a call that was never sent, at most back to a
+   * fresh key's state (bucket algorithms only, with `reserve`).
+   */
+  giveBack?(state: AlgorithmState, limit: StoreLimit, now: number, cost: number): AlgorithmGiveBack;
 }
 
 /** The `take` of an algorithm that decides {@link InPlaceTake in place}: the one decision, over a copy. */

@@ -5,7 +5,7 @@ import { PRELUDE } from './prelude.js';
  * GCRA (TAT-based), mirroring `src/core/algorithms/gcra.ts`.
  *
  * - `key`: string state `tat, ts` (Redis time, ms); a missing key has `tat = now`.
- * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve` | `give-back`): the call's inputs.
  * - emission interval `T = windowMs / limit`, tolerance `windowMs`;
  *   `newTat = max(tat, now) + T·cost`; allowed iff `newTat − now ≤ windowMs` (+ the slack of
  *   `tat`'s rounding, as in gcra.ts).
@@ -13,6 +13,7 @@ import { PRELUDE } from './prelude.js';
  *   `retryAfterMs` = smallest whole ms after which `newTat − now ≤ windowMs`;
  *   `resetMs = ceil(tat' − now)`. A refusal writes nothing.
  * - reserve: `tat = newTat` always; `waitMs = max(0, ceil(newTat − now − windowMs))` (exact).
+ * - give-back: `tat = max(now, tat − T·cost)`; returns `{ 0 }`.
  * - The key expires at its tat, where it equals a missing key.
  */
 export const gcraScript = defineScript(
@@ -25,6 +26,11 @@ local now = monotonic(now_ms(), ts)
 local held = held_ms(now)
 local base = now
 if stored ~= nil then base = math.max(stored, now) end
+if mode == 'give-back' then
+  local tat = math.max(now, base - interval * cost)
+  redis.call('SET', key, pack(tat, now), 'PX', math.max(1, math.ceil(tat - now)) + held)
+  return { 0 }
+end
 local new_tat = base + interval * cost
 -- The rounding of tat's sums (see gcra.ts, slackMs): up to limit + 1 steps of 2^-52 of it, and
 -- at most half an interval.

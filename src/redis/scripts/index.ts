@@ -13,7 +13,7 @@ export interface AlgorithmScript {
   readonly script: LuaScript;
   /** Key suffixes (one or two: the batch script passes `key` and `key2`); all share the `{key}` hash tag. */
   readonly keys: readonly string[];
-  /** Whether the script implements `reserve` (mode argument `reserve`). */
+  /** Whether the script implements `reserve` and `giveBack` (mode arguments `reserve`, `give-back`). */
   readonly reserves: boolean;
 }
 

@@ -5,12 +5,13 @@ import { PRELUDE } from './prelude.js';
  * Token bucket, mirroring `src/core/token-bucket.ts` operation for operation.
  *
  * - `key`: string state `tokens, updatedAt` (Redis time, ms); a missing key is a full bucket.
- * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve`): the call's inputs.
+ * - `limit`, `window` (ms), `cost`, `mode` (`take` | `reserve` | `give-back`): the call's inputs.
  * - burst = limit; refill `limit/windowMs` units per ms (`pms`), lazily; fractional tokens kept.
  * - take: allowed iff tokens ≥ cost − 1e-9; a refusal writes nothing. Returns
  *   `{ allowed, remaining, resetMs, retryAfterMs }`.
  * - reserve: tokens −= cost (may go negative); returns `{ waitMs }`, the wait computed before
  *   subtracting.
+ * - give-back: tokens += cost, at most the burst; returns `{ 0 }`.
  * - The key expires when the bucket would be full again, where it equals a missing key.
  * - `refill` and `ms_until` are defined once per batch (before `-- per call`), not per call.
  */
@@ -49,6 +50,12 @@ if mode == 'reserve' then
   local after = tokens - cost
   redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)) + held)
   return { wait > 0 and wait + held or 0 }
+end
+
+if mode == 'give-back' then
+  local after = math.min(limit, tokens + cost)
+  redis.call('SET', key, pack(after, ts), 'PX', math.max(1, math.ceil(((limit - after) * window) / limit)) + held)
+  return { 0 }
 end
 
 local allowed = tokens >= cost - EPS
