@@ -13,30 +13,6 @@ export interface CorsOptions {
   maxAgeSeconds?: number;
 }
 
-/**
- * `Vary` and `Access-Control-Expose-Headers` (the `field`) are lists of field names: the limiter's
- * `names` (`Origin`; `RateLimit, Retry-After, …`) join what a handler already set, never replace
- * it nor are replaced by it. `existing` as set (`null` when unset). `Vary: *` varies on every
- * field already; an exposed `*` is the literal name `*` on a credentialed request (Fetch
- * Standard), so the names still follow it.
- */
-export function joinNames(field: string, existing: string | null | undefined, names: string): string {
-  if (existing == null || existing.trim() === '') return names;
-  const have = existing.split(',').map((f) => f.trim().toLowerCase());
-  if (have.includes('*') && field.toLowerCase() === 'vary') return existing;
-  let joined = existing;
-  for (const name of names.split(',')) {
-    const field = name.trim();
-    if (field !== '' && !have.includes(field.toLowerCase())) joined += `, ${field}`;
-  }
-  return joined;
-}
-
-/** True for a field whose values are joined rather than replaced (see {@link joinNames}). */
-export const isNameList = (name: string): boolean =>
-  (name.length === 4 && name.toLowerCase() === 'vary') ||
-  (name.length === 29 && name.toLowerCase() === 'access-control-expose-headers');
-
 /** `true` for `{}` (any origin); `false`/`undefined` for no CORS headers. */
 export type CorsOption = boolean | CorsOptions | undefined;
 

@@ -4,7 +4,13 @@
  */
 
 export { algorithms } from '../core/algorithms/index.js';
-export type { Algorithm, AlgorithmReserve, AlgorithmState, AlgorithmTake } from '../core/algorithms/types.js';
+export type {
+  Algorithm,
+  AlgorithmGiveBack,
+  AlgorithmReserve,
+  AlgorithmState,
+  AlgorithmTake,
+} from '../core/algorithms/types.js';
 export type { BucketConfig } from '../core/limit.js';
 export type { BucketState, Reservation, TakeResult } from '../core/token-bucket.js';
 export { reserve, take } from '../core/token-bucket.js';

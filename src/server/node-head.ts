@@ -1,7 +1,7 @@
 import { type OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { isNameList, joinNames } from './cors.js';
 import { systemDateText } from './date-text.js';
 import type { HeaderList } from './headers/types.js';
+import { isJoined, joinField } from './joined-fields.js';
 
 const nodeWriteHead = ServerResponse.prototype.writeHead;
 
@@ -40,16 +40,18 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
   next: for (let i = 0; i < ours.length; i++) {
     const [name, value] = ours[i]!;
     if (value === nodeDate && name === 'Date') continue;
-    // `Vary` and the exposed names are lists: ours join the handler's (see `joinNames`); any other
+    // `Vary`, the exposed names and the IETF lists join the handler's (see `joinField`); any other
     // field of theirs wins.
-    const list = isNameList(name);
+    const list = isJoined(name);
     if (anySet && res.hasHeader(name)) {
-      if (list) res.setHeader(name, joinNames(name, String(res.getHeader(name)), value));
+      const joined = list && joinField(name, String(res.getHeader(name)), value);
+      if (joined) res.setHeader(name, joined);
       continue;
     }
     for (let j = 0; j < theirs; j += 2)
       if (same(flat[j], name)) {
-        if (list) flat[j + 1] = joinNames(name, String(flat[j + 1]), value);
+        const joined = list && joinField(name, String(flat[j + 1]), value);
+        if (joined) flat[j + 1] = joined;
         continue next;
       }
     flat.push(name, value);

@@ -1,7 +1,7 @@
 import type { HeadwayError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
-import { isNameList, joinNames } from './cors.js';
 import type { HeaderList } from './headers/types.js';
+import { isJoined, joinField } from './joined-fields.js';
 import type { ResolvedPolicy } from './policy.js';
 
 /** What `limiter.check` decided for one request, with everything needed to answer it. */
@@ -44,10 +44,10 @@ export function withRateLimitHeaders(response: Response, outcome: LimitOutcome):
 }
 
 /**
- * Sets each of `list` on `headers`; `Vary` and the exposed names join the handler's own (see
- * {@link joinNames}).
+ * Sets each of `list` on `headers`; `Vary`, the exposed names and the IETF lists join what is
+ * there (see {@link joinField}).
  */
 function setAll(headers: Headers, list: HeaderList): void {
   for (const [name, value] of list)
-    headers.set(name, isNameList(name) ? joinNames(name, headers.get(name), value) : value);
+    headers.set(name, (isJoined(name) && joinField(name, headers.get(name), value)) || value);
 }

@@ -27,6 +27,7 @@ function nodePair(): { req: IncomingMessage; res: ServerResponse; answer: Promis
       headers[name.toLowerCase()] = value;
       return res;
     },
+    getHeader: (name: string): string | undefined => headers[name.toLowerCase()],
     status(code: number) {
       res.statusCode = code;
       return res;

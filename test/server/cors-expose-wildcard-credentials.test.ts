@@ -9,7 +9,7 @@ import { listen } from './loopback.js';
  * Fetch standard (CORS protocol, `Access-Control-Expose-Headers`): `*` is a wildcard only for a
  * request without credentials; for a credentialed request (`credentials: 'include'`, answered with
  * `Access-Control-Allow-Credentials: true`) it is the literal field name `*`, and only the names
- * listed are exposed. `joinNames` (src/server/cors.ts) treats an existing `*` as "names every field
+ * listed are exposed. `joinField` (src/server/joined-fields.ts) treats an existing `*` as "names every field
  * already" and adds nothing, so behind an app that answers credentialed requests with
  * `Access-Control-Expose-Headers: *` a browser client cannot read `RateLimit` or `Retry-After`
  * (README, CORS: the list names "every header the limiter set on that answer").

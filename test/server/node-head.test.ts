@@ -80,13 +80,27 @@ describe('putHeaders (the limiter’s headers written with the node response hea
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
   });
 
-  it('lets the second of two stacked limiters win, as with setHeader', async () => {
+  it('joins the IETF lists of two stacked limiters: each policy is named, one item each', async () => {
     const response = await answer((_req, res) => {
       putHeaders(res, [['RateLimit', '"inner";r=1;t=1']]);
       res.end();
     });
-    expect(response.headers.get('ratelimit')).toBe('"inner";r=1;t=1');
+    expect(response.headers.get('ratelimit')).toBe('"inner";r=1;t=1, "default";r=9;t=1');
     expect(response.headers.get('ratelimit-policy')).toBe('"default";q=10;w=1');
+  });
+
+  it('keeps a stacked limiter’s own item once when the names repeat, and leaves other forms as set', async () => {
+    const repeated = await answer((_req, res) => {
+      putHeaders(res, [['RateLimit', '"default";r=1;t=1']]);
+      res.end();
+    });
+    expect(repeated.headers.get('ratelimit')).toBe('"default";r=9;t=1');
+    // draft-7's single window does not join: the handler's field wins, as any other field of its.
+    const draft7 = await answer((_req, res) => {
+      putHeaders(res, [['RateLimit', 'limit=5, remaining=4, reset=1']]);
+      res.end();
+    });
+    expect(draft7.headers.get('ratelimit')).toBe('limit=5, remaining=4, reset=1');
   });
 
   it('sends its own Date unless it is the one Node writes itself (sendDate, now)', async () => {

@@ -1,14 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  type CorsOption,
-  corsHeaders,
-  isNameList,
-  isPreflight,
-  joinNames,
-  preflightHeaders,
-  validateCors,
-} from '../cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
+import { isJoined, joinField } from '../joined-fields.js';
 import { nodeOwnDate } from '../node-head.js';
 import { nodeRequest } from '../node-request.js';
 import type { LimitOutcome } from '../outcome.js';
@@ -52,13 +45,14 @@ export function setOnExpress(res: ExpressResponse, headers: HeaderList): void {
 }
 
 /**
- * `setHeader`, but `Vary` and `Access-Control-Expose-Headers` join what an earlier middleware set
- * (see {@link joinNames}); a later handler adds to them with `res.vary()` / `res.append()`.
+ * `setHeader`, but `Vary`, `Access-Control-Expose-Headers` and the IETF lists join what an
+ * earlier middleware set (see {@link joinField}); a later handler adds to them with `res.vary()` /
+ * `res.append()`.
  */
 function setJoining(res: ExpressResponse, name: string, value: string): void {
-  if (isNameList(name)) {
+  if (isJoined(name)) {
     const theirs = res.getHeader(name);
-    res.setHeader(name, joinNames(name, theirs === undefined ? null : String(theirs), value));
+    res.setHeader(name, joinField(name, theirs === undefined ? null : String(theirs), value) ?? value);
   } else res.setHeader(name, value);
 }
 

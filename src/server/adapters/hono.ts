@@ -1,13 +1,6 @@
-import {
-  type CorsOption,
-  corsHeaders,
-  isNameList,
-  isPreflight,
-  joinNames,
-  preflightHeaders,
-  validateCors,
-} from '../cors.js';
+import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
+import { isJoined, isNameList, joinField } from '../joined-fields.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { LimitRequest } from '../request.js';
@@ -58,17 +51,23 @@ function socketIp(c: HonoContext): string | undefined {
  * the handler built itself.
  */
 async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): Promise<void> {
-  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is joined, not replaced.
+  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is joined, not
+  // replaced. (Only those: reading `c.res` now makes Hono copy the context's headers over the
+  // handler's own response. Another limiter's IETF lists are joined after the handler.)
   for (const [name, value] of headers)
-    c.header(name, isNameList(name) ? joinNames(name, c.res.headers.get(name), value) : value);
+    c.header(name, isNameList(name) ? (joinField(name, c.res.headers.get(name), value) ?? value) : value);
   await next();
-  // Each field the response lacks goes on it (a handler's own of the same name wins), and `Vary`
-  // and the exposed names join the handler's (see `joinNames`).
+  // Each field the response lacks goes on it (a handler's own of the same name wins), and the
+  // lists join the handler's (and, for the IETF lists, an earlier limiter's: each limiter joins
+  // its own on the way out).
   const sent = c.res.headers;
   for (const [name, value] of headers) {
     const theirs = sent.get(name);
     if (theirs === null) c.header(name, value);
-    else if (isNameList(name)) c.header(name, joinNames(name, theirs, value));
+    else if (isJoined(name)) {
+      const joined = joinField(name, theirs, value);
+      if (joined !== null && joined !== theirs) c.header(name, joined);
+    }
   }
 }
 
