@@ -158,7 +158,10 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     // The server's hint is a floor, never jittered below. Checked against the deadline before the
     // budget pays for it: a retry the deadline stops is neither sent nor counted.
     const delay = hint ?? fullJitter(facts.attempts - 1, opts.backoff, this.#resolved.random);
-    this.#call.checkWait(delay);
+    // The key's pacer (its gate, closed by this answer: an outage, a refused probe's doubled hold)
+    // holds the retry longer than its own delay at times: what it will wait, reported and judged.
+    const wait = Math.max(delay, this.#lane.waitMs(this.#cost));
+    this.#call.checkWait(wait);
     if (!this.#lane.budget.withdraw()) {
       this.#giveUp(status, 'budget-exhausted');
       if (opts.onBudgetExhausted === 'throw') {
@@ -168,7 +171,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     }
     this.#retryOwed = true;
     const retry = this.#events.retry;
-    if (retry.active) retry.emit({ key: this.#key, attempt: facts.attempts, status, delayMs: delay, reason });
+    if (retry.active) retry.emit({ key: this.#key, attempt: facts.attempts, status, delayMs: wait, reason });
     // A rate limit's hint closed the key's gate, which holds the retry (and every call of the
     // key): no sleep of its own. A hint on any other answer (a 500, a 408) the retry waits itself.
     return hint !== null && verdict.kind === 'limited' ? 0 : delay;

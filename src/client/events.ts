@@ -20,6 +20,7 @@ export interface RetryEvent {
   attempt: number;
   /** Status of the failed attempt (`null`: no response, a network error or a timeout). */
   status: number | null;
+  /** ms until the retry may leave: its backoff or the server's hint, or the key's gate when that holds it longer. */
   delayMs: number;
   reason: RetryReason;
 }

@@ -118,6 +118,17 @@ export class KeyLane {
     this.#line.notify();
   }
 
+  /**
+   * ms until the pacer lets a call of `cost` go: its gate, then what holds the call once the gate
+   * opens (a refused probe's longer hold, pacing); a wait for answers, of no known length, adds 0.
+   */
+  waitMs(cost: Costs | number): number {
+    const now = this.#clock.now();
+    const gated = this.#pacer.gateDelay(now)?.ms ?? 0;
+    const { ms } = this.#pacer.delay(cost, now + gated);
+    return gated + (Number.isFinite(ms) ? ms : 0);
+  }
+
   /** A call's answer settled what it cost (its usage). */
   settleCost(ticket: Ticket, costs: Costs): void {
     this.#pacer.settleCost(ticket, costs);

@@ -18,7 +18,7 @@ import type { Clock } from '../core/clock.js';
 import { type BucketConfig, windowOf } from '../core/limit.js';
 import { withTimeout } from '../core/timeout.js';
 import type { BucketState } from '../core/token-bucket.js';
-import { reserve } from '../core/token-bucket.js';
+import { giveBack, reserve } from '../core/token-bucket.js';
 import { isHeadwayError, StoreTimeoutError } from '../errors.js';
 import type { RateLimitSignal } from '../signals/signal.js';
 import type { RateLimitStore, StoreLimit } from '../stores/store.js';
@@ -44,10 +44,11 @@ export interface QuotaFigures {
   burst: number;
 }
 
-/** Units one booking took from the shared bucket, and at which limit: what is given back if its call is never sent. */
+/** What one booking took, and from where: given back if its call is never sent. */
 export interface SharedBooking {
-  limit: StoreLimit;
   cost: number;
+  /** Booked in the local fallback (the store was down), not in the store. */
+  fallback: boolean;
 }
 
 /** How a process books from the shared bucket at given figures. */
@@ -90,6 +91,12 @@ function bookingLimit(booking: Booking, cost: number): { store: StoreLimit; cost
   const { rate, burst } = booking.figures;
   const held = Math.min(burst, cost);
   return { store: { algorithm: 'token-bucket', ...windowOf({ rate, burst: held }) }, cost: held };
+}
+
+/** The local fallback bucket a call of `cost` books from: the process's share, or its whole cost when more. */
+function fallbackLimit(booking: Booking, cost: number): BucketConfig {
+  const { fallbackConfig } = booking;
+  return cost > fallbackConfig.burst ? { ...fallbackConfig, burst: cost } : fallbackConfig;
 }
 
 const movedFrom = (was: number, now: number) => Math.abs(now - was) > was * RESYNC_CHANGE;
@@ -237,9 +244,9 @@ export class SharedQuota {
   /**
    * Books `cost` units unless the shared gate is closed: `gateMs` > 0 says the gate is closed (the
    * booking, asked in the same round trip, is then given back). `waitMs` is how long to wait before
-   * sending; `booked`, what the store booked ({@link giveBack} it if the call is never sent). From
-   * the store, else the local fallback (gate open; nothing to give back). Before any figures are
-   * known, only the gate is asked (`waitMs` 0).
+   * sending; `booked`, what was booked ({@link giveBack} it if the call is never sent). From the
+   * store, else the local fallback (gate open). Before any figures are known, only the gate is
+   * asked (`waitMs` 0, nothing booked).
    */
   async book(cost: number): Promise<{ gateMs: number; waitMs: number; booked: SharedBooking | null }> {
     const booking = this.#booking;
@@ -253,27 +260,35 @@ export class SharedQuota {
       Promise.all([this.#store.gateWait(this.#key), this.#store.reserve(this.#key, limit.store, limit.cost)]),
     );
     if (shared) {
-      const booked = { limit: limit.store, cost: limit.cost };
+      const booked = { cost, fallback: false };
       if (shared[0] <= 0) return { gateMs: 0, waitMs: shared[1].waitMs, booked };
       this.giveBack(booked);
       return { gateMs: shared[0], waitMs: shared[1].waitMs, booked: null };
     }
     // The whole cost, from a bucket that holds it (as `bookingLimit` books a costly call).
-    const { fallbackConfig } = booking;
-    const config = cost > fallbackConfig.burst ? { ...fallbackConfig, burst: cost } : fallbackConfig;
-    const booked = reserve(this.#fallback, config, this.#clock.now(), cost);
+    const booked = reserve(this.#fallback, fallbackLimit(booking, cost), this.#clock.now(), cost);
     this.#fallback = booked.state;
-    return { gateMs: 0, waitMs: booked.waitMs, booked: null };
+    return { gateMs: 0, waitMs: booked.waitMs, booked: { cost, fallback: true } };
   }
 
   /**
    * Gives back what a booking took, for a call that was then never sent (its deadline, an abort, a
-   * gate that closed), so the fleet's next bookings need not wait behind it. Best effort: a store
-   * without `giveBack`, or one that fails, leaves the units booked.
+   * gate that closed), so the fleet's next bookings need not wait behind it: to the store, or to the
+   * local fallback it was booked from. Best effort: a store without `giveBack`, or one that fails,
+   * leaves the units booked.
    */
-  giveBack(booked: SharedBooking): void {
+  giveBack({ cost, fallback }: SharedBooking): void {
+    // At the figures booked at now: units booked before a re-learn go back to the bucket as it is
+    // booked since (the store refills at the limit it is given). Bookings stopped: nothing to give.
+    const booking = this.#booking;
+    if (!booking) return;
+    if (fallback) {
+      this.#fallback = giveBack(this.#fallback, fallbackLimit(booking, cost), this.#clock.now(), cost);
+      return;
+    }
     const store = this.#store;
-    if (store.giveBack) void this.#call(() => store.giveBack!(this.#key, booked.limit, booked.cost));
+    const limit = bookingLimit(booking, cost);
+    if (store.giveBack) void this.#call(() => store.giveBack!(this.#key, limit.store, limit.cost));
   }
 
   /**

@@ -217,6 +217,11 @@ export function reserveTokens(
   return { state: { tokens: tokens - cost, updatedAt }, waitMs };
 }
 
+/** {@link giveBackTokens} for a bucket stated as a {@link BucketConfig}. */
+export function giveBack(state: BucketState, config: BucketConfig, now: number, cost: number): BucketState {
+  return giveBackTokens(state, config.burst, perMsOf(config), now, cost);
+}
+
 /**
  * Gives back `cost` tokens a {@link reserveTokens} booked for a call that was never sent: the
  * bucket as refilled until `now`, plus `cost`, at most full (a booking made before the bucket
