@@ -13,6 +13,7 @@
  * the global `fetch` hands its dispatcher for any body) is sent once and never retried.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { type ParsedUrlQueryInput, stringify } from 'node:querystring';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { LazySignal } from '../client/call-context.js';
@@ -84,6 +85,8 @@ class PacedCall
   #reason: Error | null = null;
   #paused = false;
   #target: DispatchController | null = null;
+  /** The attempt whose 1xx (informational) answer the caller is being told of, meanwhile. */
+  #informing: DispatchController | null = null;
   #live: AttemptHandler | null = null;
   /** The attempt whose answer is delivered, while part of what it held is still to forward. */
   #delivering: AttemptHandler | null = null;
@@ -121,7 +124,7 @@ class PacedCall
    * and `responseHeaders: 'raw'` reads it), as undici's own retry controller forwards it.
    */
   get rawHeaders(): Buffer[] | null {
-    return (this.#target as RawLists | null)?.rawHeaders ?? null;
+    return ((this.#target ?? this.#informing) as RawLists | null)?.rawHeaders ?? null;
   }
   set rawHeaders(value: Buffer[] | null) {
     if (this.#target) (this.#target as RawLists).rawHeaders = value;
@@ -146,6 +149,24 @@ class PacedCall
       this.#delivering = null;
     }
     this.#target?.resume();
+  }
+
+  /**
+   * Tells the caller's handler of an attempt's 1xx answer (103 Early Hints), its raw header list
+   * read from that attempt (none is delivered yet).
+   */
+  inform(
+    attempt: DispatchController | null,
+    status: number,
+    headers: IncomingHttpHeaders,
+    message?: string,
+  ): void {
+    this.#informing = attempt;
+    try {
+      this.#handler.onResponseStart?.(this, status, headers, message);
+    } finally {
+      this.#informing = null;
+    }
   }
 
   /** `attempt` is delivered and still holds part of its answer, forwarded as the caller reads. */
@@ -304,7 +325,9 @@ class AttemptHandler implements DispatchHandler {
   #failed: Error | null = null;
   /** The end (or the error) went to the caller's handler. */
   #finished = false;
-  /** The attempt was paused while held (see `onResponseStart`): resumed when delivered or dropped. */
+  /** Bytes of body held while the answer is kept for a retry (see {@link HELD_BODY_BYTES}). */
+  #heldBytes = 0;
+  /** The attempt was paused while held (see `onResponseData`): resumed when delivered or dropped. */
   #pausedToHold = false;
   /** Why the attempt was aborted before it started, if it was. */
   #abortedWith: Error | null = null;
@@ -383,7 +406,7 @@ class AttemptHandler implements DispatchHandler {
     const sink = this.#sink;
     if (statusCode < 200) {
       // 1xx (103 Early Hints, 102): informational, not an answer: the caller sees it, the engine does not.
-      if (sink !== null) this.#downstream.onResponseStart?.(this.#call, statusCode, headers, statusMessage);
+      if (sink !== null) this.#call.inform(this.#controller, statusCode, headers, statusMessage);
       return;
     }
     if (sink === null) return;
@@ -395,19 +418,23 @@ class AttemptHandler implements DispatchHandler {
     this.headers = headers;
     this.statusMessage = statusMessage;
     if (sink.answered(this)) this.deliver();
-    // Held for a retry (the engine keeps it until the retry leaves, which may be a long wait): the
-    // attempt stops reading, so its body is not read whole into memory meanwhile.
-    else if (this.#state === 'held' && this.#controller) {
-      this.#pausedToHold = true;
-      this.#controller.pause();
-    }
   }
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
     if (this.#state === 'delivered' && this.#chunks === null)
       this.#downstream.onResponseData?.(this.#call, chunk);
-    else if (this.#state === 'held' || this.#state === 'delivered')
+    else if (this.#state === 'held' || this.#state === 'delivered') {
       this.#chunks = append(this.#chunks, chunk);
+      // Held for a retry (kept until the retry leaves, which may be a long wait): a short body is
+      // read to its end, so the connection is free for other calls (on a `Client` the retry may
+      // wait for one queued behind it); a longer one stops being read, not read whole into memory.
+      if (this.#state !== 'held') return;
+      this.#heldBytes += chunk.length;
+      if (this.#heldBytes > HELD_BODY_BYTES && !this.#pausedToHold && this.#controller) {
+        this.#pausedToHold = true;
+        this.#controller.pause();
+      }
+    }
   }
 
   onResponseEnd(_controller: DispatchController, trailers: IncomingHttpHeaders): void {
@@ -540,6 +567,12 @@ interface RawLists {
   rawTrailers: Buffer[] | null;
 }
 
+/**
+ * Most bytes of an answer kept for a retry read before the attempt is paused: a refusal's body
+ * (usually a line of JSON) is read to its end and its connection freed; a longer one waits unread.
+ */
+const HELD_BODY_BYTES = 64 * 1024;
+
 /** The headers of an attempt whose head is not in yet. */
 const NO_HEADERS: IncomingHttpHeaders = Object.freeze({});
 
@@ -566,7 +599,7 @@ class DispatchDescription implements RequestDescription {
   }
 
   get url(): URL {
-    this.#url ??= new URL(this.#opts.path, this.#opts.origin);
+    this.#url ??= urlOf(this.#opts);
     return this.#url;
   }
 
@@ -574,6 +607,20 @@ class DispatchDescription implements RequestDescription {
     this.#headers ??= headersOf(this.#opts.headers);
     return this.#headers;
   }
+}
+
+/**
+ * The URL undici sends: the origin, then the path as written (one that starts with `//` stays a
+ * path on the origin's host), then `query` as undici serializes it.
+ */
+function urlOf({ origin, path, query }: DispatchOptions): URL {
+  const url = new URL(origin === undefined ? path : String(origin));
+  if (origin === undefined) return url;
+  const mark = path.indexOf('?');
+  url.pathname = mark < 0 ? path : path.slice(0, mark);
+  url.search = mark < 0 ? '' : path.slice(mark);
+  if (query) url.search = stringify(query as ParsedUrlQueryInput);
+  return url;
 }
 
 /**
