@@ -17,6 +17,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { expressRateLimit } from '../../src/server/adapters/express.js';
+import { withRateLimit } from '../../src/server/adapters/fetch.js';
 import { honoRateLimit } from '../../src/server/adapters/hono.js';
 import { rateLimit } from '../../src/server/rate-limit.js';
 import { readRateLimit } from '../../src/signals/read-rate-limit.js';
@@ -64,5 +65,20 @@ describe('two limiters on one request, IETF headers', () => {
     app.get('/', (c) => c.json({ ok: true }));
     const response = await app.request('/');
     expect(read(response)).toEqual({ names: ['day', 'minute'], remaining: 1 });
+  });
+
+  it('fetch handler: the answer names both policies; a user’s own RateLimit field is replaced', async () => {
+    const { minute, day } = limiters();
+    const handler = withRateLimit(
+      minute,
+      withRateLimit(day, () => Response.json({ ok: true })),
+    );
+    const response = await handler(new Request('http://api.test/'), { ip: '192.0.2.1' });
+    expect(read(response)).toEqual({ names: ['day', 'minute'], remaining: 1 });
+    // A field the handler wrote itself is not another limiter's: the limiter's replaces it.
+    const own = await withRateLimit(limiters().minute, () =>
+      Response.json({}, { headers: { RateLimit: '"upstream";r=5;t=1' } }),
+    )(new Request('http://api.test/'), { ip: '192.0.2.1' });
+    expect(read(own)).toEqual({ names: ['minute'], remaining: 1 });
   });
 });
