@@ -61,6 +61,15 @@ export function deciderOf(limiter: RateLimiter): Decider {
 }
 
 /**
+ * Where `key`'s state under `policy` lives in the store: the key itself for the policy named
+ * `default`, else `<name>/<key>`, so limiters stacked on one request (a minute and a day quota)
+ * sharing one store keep a state each (a name is a token: it holds no `/`).
+ */
+function storeKeyOf(key: string, policy: ResolvedPolicy): string {
+  return policy.name === 'default' ? key : `${policy.name}/${key}`;
+}
+
+/**
  * Creates a rate limiter over Web `Request`/`Response` semantics. Options are validated here, at
  * construction (errors have code `HEADWAY_INVALID_OPTION` and say how to fix them).
  *
@@ -142,16 +151,17 @@ export function rateLimit(options?: Partial<RateLimitOptions>): RateLimiter {
     // An `async` cost is no number (refused below): its rejection is handled.
     if (typeof cost !== 'number') ignoreRejection(cost);
     checkCost(cost, policy.limit.limit);
+    const stored = storeKeyOf(key, policy);
     if (store.takeNow) {
       let decision: Decision;
       try {
-        decision = store.takeNow(key, policy.limit, cost);
+        decision = store.takeNow(stored, policy.limit, cost);
       } catch (error) {
         return settle(key, policy, undefined, asStoreError(key, error));
       }
       return decided(key, policy, decision);
     }
-    return callStore(key, () => store.take(key, policy.limit, cost), o.clock, o.storeTimeoutMs).then(
+    return callStore(key, () => store.take(stored, policy.limit, cost), o.clock, o.storeTimeoutMs).then(
       (decision) => decided(key, policy, decision),
       (error: unknown) => settle(key, policy, undefined, asStoreError(key, error)),
     );

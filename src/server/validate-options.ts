@@ -40,5 +40,15 @@ export function validateOptions(options: Partial<RateLimitOptions> | undefined):
   clockOption('clock', o.clock);
   const store = o.store ?? memoryStore({ clock: o.clock });
   if (typeof store.take !== 'function') invalid('store', 'a RateLimitStore (with `take`)', store);
-  return { ...o, store, resolved: resolvePolicy(o.policy, o.algorithm) };
+  const resolved = resolvePolicy(o.policy, o.algorithm);
+  // A request costs 1 unit unless `cost` says otherwise: a policy of less would refuse every one.
+  if (o.cost === rateLimitDefaults.cost && resolved.limit.limit < 1) {
+    const burst = o.policy.rate !== undefined;
+    invalid(
+      burst ? 'policy.burst' : 'policy.limit',
+      'at least 1 (each request costs 1 unit; give `cost` to count in smaller units)',
+      burst ? o.policy.burst : o.policy.limit,
+    );
+  }
+  return { ...o, store, resolved };
 }

@@ -197,6 +197,8 @@ export function memoryStore(options?: Partial<MemoryStoreOptions>): MemoryStore 
   const rotateIdle = (now: number) => {
     const dropped = previous;
     rotate(now);
+    // Keys whose state is fresh again take no room from the limited ones carried over.
+    for (const [key, ref] of previous.index) if (now >= previous.expiresAt(ref)) previous.index.delete(key);
     for (const [key, ref] of dropped.index) {
       if (previous.index.size >= generation) break;
       if (now < dropped.expiresAt(ref) && !previous.index.has(key)) carry(dropped, previous, key, ref);
