@@ -115,6 +115,8 @@ export interface PacerSnapshot extends ModelSnapshot {
 const INITIAL_WINDOW = 4;
 const GO: Delay = { ms: 0, reason: 'pacing', probe: false, window: null };
 const WAIT_FOR_ANSWER: Delay = { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false, window: null };
+/** An outage's one probe, free to go. */
+const OUTAGE_PROBE: Delay = { ms: 0, reason: 'outage', probe: true, window: null };
 
 /** The rate (units/s) the server states for `window`, from its own policy or one beside it. */
 function statedRate(window: RateLimitPolicy, signal: RateLimitSignal): number | null {
@@ -250,14 +252,19 @@ export class Pacer {
   /**
    * True when a fresh pacer would pace the key the same from `now` (so forgetting it changes
    * nothing): nothing in flight, nothing holds a call, a configured bucket is full, and no outage
-   * but a stale one (its gate open for a whole backoff cap, `backoff.capMs`, and nothing sent
-   * since to test it: what it knew of the server is that old).
+   * or probe of a refusing server but a stale one (its gate open for a whole backoff cap,
+   * `backoff.capMs`, and nothing sent since to test it: what it knew of the server is that old).
    */
   atRest(now: number): boolean {
     if (this.#inFlight > 0) return false;
     if (this.#outageFailures > 0 && now - this.gate.opensAt < this.#options.backoff.capMs) return false;
     const configured = this.#configured;
     if (configured && bucketModel.delay(configured, configured.burst ?? 1, now, 0) > 0) return false;
+    // A server that answered only a refusal is tested by one probe before any other call goes: its
+    // hold (and its probe) still stand, but never longer than a stale outage's.
+    const noCounters = this.#noCounters;
+    if (noCounters?.phase === 'probe' && now - noCounters.holdUntil < this.#options.backoff.capMs)
+      return false;
     return this.delay(1, now).ms <= 0;
   }
 
@@ -267,7 +274,9 @@ export class Pacer {
     if (gated) return gated;
     if (this.#outageFailures > 0) {
       if (this.#probing) return { ...WAIT_FOR_ANSWER, reason: 'outage' };
-      return { ms: 0, reason: 'outage', probe: true, window: null };
+      // The probe keeps to the rate as any call does: an outage is no licence to exceed it.
+      const paced = this.#options.paced ? this.#paceDelay(cost, now) : GO;
+      return paced.ms > 0 ? paced : OUTAGE_PROBE;
     }
     if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
     const secondaryMs = concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight);
@@ -275,6 +284,11 @@ export class Pacer {
     if (secondaryMs > 0) return { ms: secondaryMs, reason: 'pacing', probe: false, window: null };
     if (!this.#options.paced) return GO;
     if (this.#inFlight >= this.#window && !this.#known(now)) return WAIT_FOR_ANSWER;
+    return this.#paceDelay(cost, now);
+  }
+
+  /** The rate's wait for a call of `cost`: the configured bucket, every governing window, the no-counters model. */
+  #paceDelay(cost: Costs | number, now: number): Delay {
     const requests = this.#costIn(cost, REQUESTS);
     const units = this.#inFlightIn(REQUESTS);
     let ms = this.#configuredPaces() ? bucketModel.delay(this.#configured!, requests, now, units) : 0;
@@ -407,15 +421,24 @@ export class Pacer {
   settle(ticket: Ticket, verdict: Verdict, signal: RateLimitSignal | null, now: number): number | null {
     this.#release(ticket, verdict, signal, now);
     if (verdict.kind === 'limited') {
+      // A refusal is an answer: the server is back, and its own hint (or the models) holds the key now.
+      if (this.#outageFailures > 0) {
+        this.#outageFailures = 0;
+        this.gate.endOutage(now);
+      }
       this.#window = Math.max(1, Math.floor(this.#window / 2));
       if (verdict.retryAfterMs !== null) {
         this.gate.hold(verdict.retryAfterMs, 'retry-after', now);
         return verdict.retryAfterMs;
       }
     } else if (verdict.kind === 'outage') {
-      this.#outageFailures++;
-      const ceiling = exponentialCeiling(this.#outageFailures - 1, this.#options.backoff);
-      this.gate.hold(ceiling / 2 + (this.#random() * ceiling) / 2, 'outage', now);
+      // The backoff grows once per failed probe: calls already in flight when the outage began
+      // bring the same news, not a failure of their own (16 of them once jumped to the cap).
+      if (this.#outageFailures === 0 || ticket.probe) {
+        this.#outageFailures++;
+        const ceiling = exponentialCeiling(this.#outageFailures - 1, this.#options.backoff);
+        this.gate.hold(ceiling / 2 + (this.#random() * ceiling) / 2, 'outage', now);
+      }
     } else if (verdict.kind === 'answered') {
       this.#outageFailures = 0;
       this.gate.endOutage(now);
