@@ -11,6 +11,8 @@ import type { FetchLike } from '../client/options.js';
 export interface AttemptCounts {
   attempts: number;
   waitedMs: number;
+  /** An attempt is with the transport now (sent, its answer not in yet). */
+  sending: boolean;
 }
 
 interface Tracked extends AttemptCounts {
@@ -23,6 +25,8 @@ export interface AttemptCounter {
   transport: FetchLike;
   /** Runs `call` (which calls the client) with its own counts, readable while and after it runs. */
   track<T>(call: (counts: AttemptCounts) => Promise<T>): Promise<T>;
+  /** The current call ended without another attempt (it failed waiting): its last wait counts too. */
+  waitEnded(): void;
 }
 
 /** Counts attempts around `inner` (looked up at call time). */
@@ -34,15 +38,24 @@ export function attemptCounter(inner: () => FetchLike = () => globalThis.fetch):
       if (!tracked) return inner()(input, init);
       tracked.attempts++;
       tracked.waitedMs += performance.now() - tracked.since;
+      tracked.sending = true;
       try {
         return await inner()(input, init);
       } finally {
+        tracked.sending = false;
         tracked.since = performance.now();
       }
     },
     track(call) {
-      const tracked: Tracked = { attempts: 0, waitedMs: 0, since: performance.now() };
+      const tracked: Tracked = { attempts: 0, waitedMs: 0, sending: false, since: performance.now() };
       return context.run(tracked, () => call(tracked));
+    },
+    waitEnded() {
+      const tracked = context.getStore();
+      if (!tracked) return;
+      const now = performance.now();
+      tracked.waitedMs += now - tracked.since;
+      tracked.since = now;
     },
   };
 }

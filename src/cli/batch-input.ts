@@ -3,6 +3,8 @@
  * `{"method","url","headers","body"}`. Blank lines and `#` comments are not requests.
  */
 
+import { blockedPort } from '../client/fetch-refusals.js';
+
 /** One request of the input. */
 export interface BatchRequest {
   kind: 'request';
@@ -37,6 +39,7 @@ function httpUrl(text: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`not an http(s) URL: ${JSON.stringify(text.slice(0, 200))}`);
+  if (blockedPort(url)) throw new Error(`fetch refuses it: port ${url.port} is blocked (a "bad port")`);
   return url.href;
 }
 
@@ -63,9 +66,10 @@ function request(line: number, value: unknown): BatchRequest {
   }
   const url = httpUrl(r.url);
   // What `fetch` refuses before sending (a header name or value it cannot carry, `TRACE` or
-  // `CONNECT`) is a malformed line, never a request recorded as failed.
+  // `CONNECT`, a body on a GET or HEAD, a blocked port) is a malformed line, never a request
+  // recorded as failed.
   try {
-    new Request(url, { method, headers });
+    new Request(url, { method, headers, body: body ?? null });
   } catch (error) {
     throw new Error(`fetch refuses it: ${(error as Error).message}`);
   }

@@ -9,7 +9,7 @@ import { text as readStream } from 'node:stream/consumers';
 import { createFetch } from '../client/create-fetch.js';
 import type { RateLimitStore } from '../stores/store.js';
 import { type BatchArgs, parseBatchArgs } from './batch-args.js';
-import { type AttemptCounts, attemptCounter } from './batch-attempts.js';
+import { attemptCounter } from './batch-attempts.js';
 import { type BatchRequest, parseInput } from './batch-input.js';
 import { readRecorded, resultWriter } from './batch-output.js';
 import { startProgress } from './batch-progress.js';
@@ -155,14 +155,16 @@ export async function batch(argv: string[]): Promise<number> {
     show();
   }, 500);
 
-  // Stopping: the first signal stops sending (requests not sent yet are aborted and run again on
-  // resume); a second one aborts what is in flight too.
+  // Stopping: the first signal stops sending (requests waiting to be sent, or to be sent again,
+  // are aborted and run again on resume; those with the server finish); a second one aborts what
+  // is in flight too.
   let stoppedBy: NodeJS.Signals | undefined;
-  const active = new Map<AbortController, AttemptCounts>();
+  /** Each call under way, and whether it is waiting (to be sent, or sent again), not with the server or read. */
+  const active = new Map<AbortController, () => boolean>();
   const onSignal = (signal: NodeJS.Signals) => {
     const first = stoppedBy === undefined;
     stoppedBy ??= signal;
-    for (const [controller, counts] of active) if (!first || counts.attempts === 0) controller.abort();
+    for (const [controller, waiting] of active) if (!first || waiting()) controller.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -170,7 +172,8 @@ export async function batch(argv: string[]): Promise<number> {
   const send = (request: BatchRequest) =>
     counter.track(async (counts) => {
       const controller = new AbortController();
-      active.set(controller, counts);
+      let answered = false;
+      active.set(controller, () => !answered && !counts.sending);
       try {
         const response = await fetch(request.url, {
           method: request.method,
@@ -178,9 +181,12 @@ export async function batch(argv: string[]): Promise<number> {
           body: request.body,
           signal: controller.signal,
         });
+        answered = true;
         return await responseResult(request, response, counts, args);
       } catch (error) {
-        return controller.signal.aborted ? null : errorResult(request, error, counts);
+        if (controller.signal.aborted) return null;
+        counter.waitEnded();
+        return errorResult(request, error, counts);
       } finally {
         active.delete(controller);
       }
@@ -205,8 +211,12 @@ export async function batch(argv: string[]): Promise<number> {
     progress.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await writer.close();
-    await shared?.close();
+    try {
+      await writer.close();
+    } finally {
+      // Also when the results could not be written: an open Redis connection keeps the process alive.
+      await shared?.close();
+    }
   }
   process.stderr.write(
     `headway batch: ${done} written, ${before} done before, ${total - before - done} left, ${failed} not ok, ${rateLimited} rate-limited answers\n`,

@@ -32,9 +32,12 @@ export function fetchRefusedUrl(url: string, error: TypeError): boolean {
   }
   if (parsed.protocol === 'data:') return false;
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return true;
-  return (
-    BAD_PORTS.has(parsed.port) && (error.cause as { message?: unknown } | undefined)?.message === 'bad port'
-  );
+  return blockedPort(parsed) && (error.cause as { message?: unknown } | undefined)?.message === 'bad port';
+}
+
+/** True for a URL on a port `fetch` blocks (the Fetch Standard's bad ports: SMTP, IRC, X11, …). */
+export function blockedPort(url: URL): boolean {
+  return BAD_PORTS.has(url.port);
 }
 
 /**

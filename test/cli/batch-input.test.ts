@@ -13,13 +13,15 @@ describe('headway batch input', () => {
       '',
       '# a comment',
       '{"method":"post","url":"https://api.test/b","headers":{"X-Id":"7"},"body":{"n":1}}',
-      '{"url":"https://api.test/c","body":"raw"}\r',
+      '{"method":"PUT","url":"https://api.test/c","body":"raw"}\r',
       'ftp://api.test/d',
       '{"url": 5}',
       '{"url":"https://api.test/e","headers":{"x":1}}',
       '{not json',
       '[1]',
       '{"url":"https://api.test/f","method":"GE T"}',
+      '{"url":"https://api.test/g","body":"a GET cannot carry"}',
+      'http://api.test:6000/h',
     ].join('\n');
     expect(parseInput(`${text}\n`)).toEqual([
       { kind: 'request', line: 1, method: 'GET', url: 'https://api.test/a', headers: {}, body: undefined },
@@ -33,13 +35,15 @@ describe('headway batch input', () => {
         headers: { 'x-id': '7', 'content-type': 'application/json' },
         body: '{"n":1}',
       },
-      { kind: 'request', line: 5, method: 'GET', url: 'https://api.test/c', headers: {}, body: 'raw' },
+      { kind: 'request', line: 5, method: 'PUT', url: 'https://api.test/c', headers: {}, body: 'raw' },
       { kind: 'malformed', line: 6, reason: 'not an http(s) URL: "ftp://api.test/d"' },
       { kind: 'malformed', line: 7, reason: '`url` must be a string' },
       { kind: 'malformed', line: 8, reason: 'header "x" must be a string' },
       { kind: 'malformed', line: 9, reason: expect.stringMatching(/^invalid JSON: /) },
       { kind: 'malformed', line: 10, reason: 'not a URL: "[1]"' },
       { kind: 'malformed', line: 11, reason: '`method` must be a method name' },
+      { kind: 'malformed', line: 12, reason: expect.stringMatching(/^fetch refuses it: .*body/) },
+      { kind: 'malformed', line: 13, reason: 'fetch refuses it: port 6000 is blocked (a "bad port")' },
     ]);
   });
 
