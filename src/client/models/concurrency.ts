@@ -145,7 +145,8 @@ function allowance(s: ConcurrencyModelState): number {
  */
 function isConcurrencyRefusal(s: ConcurrencyModelState, o: Observation): boolean {
   const reopening = s.ramp !== null && o.sentAt >= s.rampFrom;
-  return sentBefore(s, o) >= 1 && o.window !== null && o.window.remaining !== 0 && !reopening;
+  // Room stated left (a counter above 0): a limit stated without a counter says nothing of room.
+  return sentBefore(s, o) >= 1 && (o.window?.remaining ?? 0) > 0 && !reopening;
 }
 
 /** Calls sent within `(from, to]` that were admitted, or are still in flight. */
