@@ -4,7 +4,7 @@
  * count that creeps back (a sliding window counter) and rules itself out for good. The bucket then
  * paces the fixed window, and is refused once in every window.
  */
-// Known issue, open (README, Limits: "Known issues found by the third review round"): marked
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
 // `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
 // `.fails` comes off.
 import { describe, expect, it } from 'vitest';

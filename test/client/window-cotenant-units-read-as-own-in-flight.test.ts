@@ -3,7 +3,7 @@
  * model is confirmed, a reading taken while a dozen calls are in flight explains the other client's
  * units by "sends that overtook this one", holds none of them, and sends a batch into a full window.
  */
-// Known issue, open (README, Limits: "Known issues found by the third review round"): marked
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
 // `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
 // `.fails` comes off.
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * the stated `w` of 1 s): the ledger gives the first window's units back 90 ms before the server
  * does, the send made on them is refused, and the model is ruled out for good.
  */
-// Known issue, open (README, Limits: "Known issues found by the third review round"): marked
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
 // `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
 // `.fails` comes off.
 import { describe, expect, it } from 'vitest';
