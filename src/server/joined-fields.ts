@@ -8,7 +8,16 @@
 import { type List, serializeList } from 'structured-headers';
 import { safeParseList } from '../signals/structured.js';
 
-const same = (name: string, lower: string) => name.length === lower.length && name.toLowerCase() === lower;
+/** `name` is `lower` in any case, compared in place (no lowercased copy per header per request). */
+function same(name: string, lower: string): boolean {
+  if (name.length !== lower.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const l = lower.charCodeAt(i);
+    if (c !== l && !(c >= 65 && c <= 90 && c + 32 === l)) return false;
+  }
+  return true;
+}
 
 /** True for `Vary` and `Access-Control-Expose-Headers`, the lists of field names (see {@link joinField}). */
 export const isNameList = (name: string): boolean =>

@@ -42,15 +42,14 @@ function merged(res: ServerResponse, ours: HeaderList, given: GivenHeaders): unk
     if (value === nodeDate && name === 'Date') continue;
     // `Vary`, the exposed names and the IETF lists join the handler's (see `joinField`); any other
     // field of theirs wins.
-    const list = isJoined(name);
     if (anySet && res.hasHeader(name)) {
-      const joined = list && joinField(name, String(res.getHeader(name)), value);
+      const joined = isJoined(name) && joinField(name, String(res.getHeader(name)), value);
       if (joined) res.setHeader(name, joined);
       continue;
     }
     for (let j = 0; j < theirs; j += 2)
       if (same(flat[j], name)) {
-        const joined = list && joinField(name, String(flat[j + 1]), value);
+        const joined = isJoined(name) && joinField(name, String(flat[j + 1]), value);
         if (joined) flat[j + 1] = joined;
         continue next;
       }
