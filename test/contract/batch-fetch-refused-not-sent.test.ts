@@ -6,7 +6,6 @@
  * port fetch blocks (6000, "bad port") are malformed lines, `attempts: 0`. (They were recorded as
  * sent and failed: `HEADWAY_BATCH_FETCH_FAILED`, `attempts: 1`, no stderr line.)
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/cli/batch-result.js';
+import { runHeadway } from '../support/run-child.js';
 
 let dir: string;
 let http: Server;
@@ -36,17 +36,7 @@ beforeAll(async () => {
     input,
     `${JSON.stringify({ url: `http://127.0.0.1:${port}/with-body`, body: { n: 1 } })}\nhttp://127.0.0.1:6000/x\n`,
   );
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'batch', input, '--out', out],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  await once(child, 'exit');
+  ({ stderr } = await runHeadway(['batch', input, '--out', out], 25_000));
   results = (await readFile(out, 'utf8'))
     .split('\n')
     .filter((l) => l !== '')

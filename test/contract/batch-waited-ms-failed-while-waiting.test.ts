@@ -5,7 +5,6 @@
  * `HEADWAY_RATE_LIMITED`, attempts 0) reports the second or so it waited. (It reported 0: the batch
  * counted waiting only when an attempt reached the transport.)
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -13,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/cli/batch-result.js';
+import { runHeadway } from '../support/run-child.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -38,32 +38,11 @@ describe('headway batch, waitedMs of a request that failed while waiting', () =>
       await writeFile(input, [1, 2, 3].map((i) => `http://127.0.0.1:${port}/${i}\n`).join(''));
       // 1/s with a burst of 1: the second request goes ~1 s after the first, the third waits
       // behind it; all three are started at once (concurrency 3).
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/cli/main.ts',
-          'batch',
-          input,
-          '--out',
-          out,
-          '--rate',
-          '1',
-          '--burst',
-          '1',
-          '--concurrency',
-          '3',
-          '--max-retry-after',
-          '10000',
-        ],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
+      const args = ['--out', out, '--rate', '1', '--burst', '1', '--concurrency', '3'];
+      const { code, stderr } = await runHeadway(
+        ['batch', input, ...args, '--max-retry-after', '10000'],
+        25_000,
       );
-      let stderr = '';
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      const [code] = (await once(child, 'exit')) as [number | null];
       expect(code, stderr).toBe(1);
       const results = (await readFile(out, 'utf8'))
         .split('\n')
