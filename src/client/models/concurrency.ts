@@ -8,8 +8,9 @@
  * Semantics (times in monotonic ms, `inFlight` = the key's calls in flight; `sent` and `observe`
  * update the state in place):
  * - **Learn the cap only from refusals that come while others are in flight.** A refusal
- *   (`limited`) answered while `n ≥ 1` other calls were still in flight says the server admits at
- *   most `n` at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
+ *   (`limited`) of a call that reached the server while `n ≥ 1` calls sent before it were there
+ *   (still in flight, or admitted and answered after it left) says the server admits at most `n`
+ *   at once: the cap becomes `min(cap, n)`. It says nothing about concurrency when no
  *   other call was in flight; when a rate window explains it (the answer shows a window with
  *   `remaining: 0`: the primary limit; the pacer reports so a window of any unit left with less
  *   than the call cost there); when the server states no counters at all (its refusals
@@ -87,6 +88,9 @@ export interface ConcurrencyModelState {
    * `admittedFrom` to its end (older entries left the view, and are dropped in batches).
    */
   admitted: number[];
+  /** The same calls' marks and when each was answered, entry for entry with `admitted`. */
+  admittedMarks: number[];
+  answeredAt: number[];
   admittedFrom: number;
   /**
    * The calls-per-period limits refusals said, one per length of their retry hint (GitHub refuses
@@ -114,6 +118,8 @@ export function newConcurrency(): ConcurrencyModelState {
     doubtedAt: Number.NEGATIVE_INFINITY,
     pending: new PendingSends(),
     admitted: [],
+    admittedMarks: [],
+    answeredAt: [],
     admittedFrom: 0,
     periods: [],
     fullAnswers: 0,
@@ -124,13 +130,21 @@ export function newConcurrency(): ConcurrencyModelState {
 }
 
 /**
- * The calls sent before the answered one and still in flight: they were at the server when it
- * arrived (the calls sent after it may not have reached the server yet).
+ * The calls sent before the answered one that were at the server with it: those still in flight,
+ * and those admitted and answered after it left (a refusal takes a while to come back, and the
+ * calls the server ran beside the refused one may be answered meanwhile). Calls sent after it
+ * may not have reached the server yet; calls refused beside it held no place there. An admitted
+ * call answered after it left but before it arrived is counted too: a cap read high is lowered by
+ * the next refusal, one read low would hold the key below what the server admits for 30 s a step.
  */
 function sentBefore(s: ConcurrencyModelState, o: Observation): number {
   const { pending } = s;
   let n = 0;
   for (let i = 0; i < pending.size; i++) if (pending.markAt(i) < o.mark) n++;
+  // Answers are logged in the order they came: the scan stops at the first before it left.
+  const { answeredAt, admittedMarks } = s;
+  for (let i = answeredAt.length - 1; i >= s.admittedFrom && answeredAt[i]! > o.sentAt; i--)
+    if (admittedMarks[i]! < o.mark) n++;
   return n;
 }
 
@@ -213,12 +227,13 @@ function afterRefusal(s: ConcurrencyModelState, o: Observation): void {
 }
 
 /**
- * Logs an admitted call that left at `sentAt`, answered at `now`. Sends older than any period the
+ * Logs the admitted call `o` answered (when it left, its mark, when it was answered). Sends older than any period the
  * state asks about leave its view (answers come nearly in send order, so the scan stops at the
  * first one kept), the view holds at most {@link LOG_MAX}, and the entries that left it are
  * dropped once they are as many as the view holds: amortized O(1) per answer.
  */
-function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): void {
+function logAdmitted(s: ConcurrencyModelState, o: Observation): void {
+  const now = o.at;
   // The longest period a refusal may speak of: a later, longer hint counts what was admitted over it.
   const keepFrom = now - MAX_PERIOD_MS * (1 + PERIOD_SLACK);
   const log = s.admitted;
@@ -227,14 +242,18 @@ function logAdmitted(s: ConcurrencyModelState, sentAt: number, now: number): voi
   from = Math.max(from, log.length - LOG_MAX + 1);
   if (from >= LOG_MAX) {
     log.splice(0, from);
+    s.admittedMarks.splice(0, from);
+    s.answeredAt.splice(0, from);
     from = 0;
   }
-  log.push(sentAt);
+  log.push(o.sentAt);
+  s.admittedMarks.push(o.mark);
+  s.answeredAt.push(now);
   s.admittedFrom = from;
 }
 
 function afterAnswer(s: ConcurrencyModelState, o: Observation): void {
-  logAdmitted(s, o.sentAt, o.at);
+  logAdmitted(s, o);
   for (const p of s.periods)
     if (o.at - p.at >= PROBE_AFTER_MS) {
       p.perPeriod++;

@@ -218,6 +218,18 @@ describe('concurrency model', () => {
     expect(calls.s.cap).toBe(5);
   });
 
+  it('counts the calls admitted beside a refused one and answered while its refusal came back, not those refused beside it or sent after it', () => {
+    const calls = new Calls();
+    calls.send(8, 0); // marks 1–8, all admitted: 1–7 answered at 100, 8 still running
+    const [first, second] = calls.send(2, 95); // both refused (20 ms to refuse)
+    const [after] = calls.send(1, 96); // sent after them: not at the server when they arrived
+    for (let mark = 1; mark <= 7; mark++) calls.settle(mark, 100, 'answered');
+    calls.settle(after!, 105, 'answered');
+    calls.settle(first!, 115, 'limited');
+    calls.settle(second!, 115, 'limited');
+    expect(calls.s.cap).toBe(8);
+  });
+
   it('after a retry hint, reopens one call at first and one more per answer, up to the cap', () => {
     const calls = new Calls();
     calls.burst(8, 8, 0);
@@ -317,6 +329,10 @@ describe('the log of admitted sends', () => {
       calls.settle(mark!, i + 1, 'answered');
       most = Math.max(most, calls.s.admitted.length);
     }
+    expect([calls.s.admittedMarks.length, calls.s.answeredAt.length]).toEqual([
+      calls.s.admitted.length,
+      calls.s.admitted.length,
+    ]);
     expect(calls.s.admitted.length - calls.s.admittedFrom).toBeLessThanOrEqual(4096);
     expect(most).toBeLessThanOrEqual(8192);
   });
