@@ -8,7 +8,7 @@ import { invalid, positive } from '../core/validate.js';
 import { Engine, type EngineEvents, type Transport } from './engine.js';
 import { fetchRefusedAnswer, fetchRefusedUrl } from './fetch-refusals.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
-import { describeRequest, isReplayable } from './request.js';
+import { describeRequest, isReplayable, isRequest } from './request.js';
 import { type WatchedBody, watchBody } from './watched-body.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
@@ -88,15 +88,14 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
         request,
         replayable: isReplayable(input, init),
         // As with `fetch`, a `Request`'s own signal counts unless `init` gives one.
-        signal:
-          init?.signal !== undefined ? init.signal : input instanceof Request ? input.signal : undefined,
+        signal: init?.signal !== undefined ? init.signal : isRequest(input) ? input.signal : undefined,
         deadlineMs: init?.deadlineMs,
         timeoutMs: init?.timeoutMs,
         priority: init?.queuePriority,
       },
       attempt,
     );
-    const unsent = stream ?? (input instanceof Request ? input.body : null);
+    const unsent = stream ?? (isRequest(input) ? input.body : null);
     if (!unsent) return run;
     return run.catch((error: unknown) => {
       if (!sent && !unsent.locked) void unsent.cancel(error).catch(() => {});

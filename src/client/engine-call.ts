@@ -6,8 +6,9 @@
 
 import { fullJitter } from '../core/backoff.js';
 import { defaultBurst } from '../core/limit.js';
+import { invalidOption } from '../core/validate.js';
 import type { CallFacts } from '../errors.js';
-import { RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
+import { InvalidOptionError, RateLimitedError, RetryBudgetExhaustedError, TimeoutError } from '../errors.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import { readRateLimit } from '../signals/read-rate-limit.js';
 import type { RateLimitSignal } from '../signals/signal.js';
@@ -343,6 +344,12 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
         } finally {
           attempt.done();
         }
+        // A transport that resolved with no answer (a mock without an implementation) is a bug
+        // in the caller's `fetch` option, not an outage of the server.
+        if (failure === undefined && typeof answer?.status !== 'number') {
+          failure = invalidOption('fetch', 'a function that resolves with a Response', answer);
+          answer = undefined;
+        }
         const retryIn =
           answer === undefined
             ? this.#afterFailure(ticket, attempt, failure)
@@ -384,7 +391,8 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       throw failure;
     }
     // The caller's doing (an abort, a body that failed, an answer fetch will not follow): no outage.
-    const callers = aborted || this.#transport.notServerFault?.(failure) === true;
+    const callers =
+      aborted || failure instanceof InvalidOptionError || this.#transport.notServerFault?.(failure) === true;
     const verdict = verdictOf({ kind: callers ? 'aborted' : 'network' });
     this.#lane.settle(ticket, verdict, null);
     if (aborted) throw call.abortReason();

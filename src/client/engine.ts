@@ -7,7 +7,9 @@
  * events, stats) is decided here and in {@link EngineCall}, once.
  */
 
+import { ignoreRejection } from '../core/ignore-rejection.js';
 import { defaultBurst } from '../core/limit.js';
+import { invalid } from '../core/validate.js';
 import type { RateLimitResponse } from '../signals/read-rate-limit.js';
 import type { CallerSignal } from './call-context.js';
 import { defaultKey } from './default-key.js';
@@ -99,11 +101,18 @@ export interface EngineEvents {
 
 /** Most keys kept; beyond it, idle keys are forgotten oldest first. */
 const MAX_KEYS = 10_000;
+/**
+ * A key in use moves to the back of the map once this many keys were seen since it last moved:
+ * a key used within the last 5,000 new keys is never the one forgotten, at no cost per call.
+ */
+const MOVE_AFTER = MAX_KEYS / 2;
 
 /** The engine of one client: its options, its keys' lanes, its events. */
 export class Engine {
   readonly options: ResolvedClientOptions;
   readonly #lanes = new Map<string, KeyLane>();
+  /** Keys seen so far (lanes made). */
+  #seen = 0;
   readonly #events: Channels = {
     throttle: new EventChannel<ThrottleEvent>(),
     retry: new EventChannel<RetryEvent>(),
@@ -128,10 +137,11 @@ export class Engine {
     const lanes = this.#lanes;
     let lane = lanes.get(key);
     if (lane) {
-      // Keep recently used keys last (eviction drops idle keys from the front), once it matters.
-      if (lanes.size >= MAX_KEYS) {
+      // Keep recently used keys toward the back (eviction drops idle keys from the front).
+      if (this.#seen - lane.placedAt > MOVE_AFTER) {
         lanes.delete(key);
         lanes.set(key, lane);
+        lane.placedAt = this.#seen;
       }
       return lane;
     }
@@ -156,6 +166,7 @@ export class Engine {
       }
     }
     lane = new KeyLane(key, keyOptions, resolved.clock, resolved.random, shared);
+    lane.placedAt = ++this.#seen;
     lanes.set(key, lane);
     return lane;
   }
@@ -194,6 +205,11 @@ export class Engine {
     const resolved = this.options;
     const { request } = spec;
     const key = resolved.key ? resolved.key(request) : defaultKey(spec.origin ?? request.url.origin, request);
+    // An `async` key (a new promise per call) would give every call a quota of its own.
+    if (typeof key !== 'string') {
+      ignoreRejection(key);
+      invalid('key()', 'a string (not a promise)', key);
+    }
     const lane = this.#laneFor(key, request);
     return new EngineCall(resolved, this.#events, key, lane, spec, transport);
   }

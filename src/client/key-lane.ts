@@ -25,6 +25,8 @@ export class KeyLane {
   readonly key: string;
   readonly options: KeyOptions;
   readonly budget: KeyBudget;
+  /** The engine's count of keys seen when this lane last moved to the back of its map. */
+  placedAt = 0;
   readonly #clock: Clock;
   readonly #pacer: Pacer;
   readonly #line: WaitingLine;

@@ -5,6 +5,7 @@ import type { BackoffOptions, Random } from '../core/backoff.js';
 import { defaultBackoff, validateBackoff } from '../core/backoff.js';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
+import { ignoreRejection, isThenable } from '../core/ignore-rejection.js';
 import type { RetryBudgetOptions } from '../core/retry-budget.js';
 import { defaultRetryBudget, validateRetryBudget } from '../core/retry-budget.js';
 import {
@@ -209,7 +210,7 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
       if (typeof overrides !== 'object' || overrides === null)
         invalid(prefix.slice(0, -1), 'an object', overrides);
       hostOptions.set(
-        host.toLowerCase(),
+        hostEntryName(host, prefix.slice(0, -1)),
         validateKeyOptions(withDefaults(base, overrides, prefix), prefix, costsOne),
       );
     }
@@ -241,6 +242,26 @@ export function resolveClientOptions(options: ClientOptions = {}): ResolvedClien
   };
 }
 
+/**
+ * A `hosts` entry's name as a request's URL spells its host (`URL#host`): lower case, an IDN in
+ * punycode, a port without leading zeros — so `'Bücher.example:0443'` names
+ * `https://xn--bcher-kva.example:443`. A name that is not a host (a URL, a path) is refused: it
+ * would never match a request.
+ */
+function hostEntryName(entry: string, option: string): string {
+  const expected = "a host name, optionally with ':port' ('api.github.com', 'localhost:8080', '[::1]:8080')";
+  if (/[/?#@\\\s]/.test(entry) || entry === '') invalid(option, expected, entry);
+  let url: URL;
+  try {
+    url = new URL(`http://${entry}`);
+  } catch {
+    invalid(option, expected, entry);
+  }
+  // Read the port from the entry itself: the URL drops `:80`, the default port of its scheme.
+  const port = /:(\d+)$/.exec(entry);
+  return port === null ? url.hostname : `${url.hostname}:${Number(port[1])}`;
+}
+
 /** Default ports, which `URL#host` leaves out: an entry `'host:443'` still names `https://host/`. */
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
@@ -259,8 +280,16 @@ export function keyOptionsFor(resolved: ResolvedClientOptions, key: string, url:
   const hostOptions =
     hosts.size === 0
       ? resolved.base
-      : (hosts.get(url.host) ?? defaultPortEntry(hosts, url) ?? hosts.get(url.hostname) ?? resolved.base);
+      : // The entry with the port first: `'host:443'` wins over `'host'` for `https://host/` too.
+        (defaultPortEntry(hosts, url) ?? hosts.get(url.host) ?? hosts.get(url.hostname) ?? resolved.base);
   const overrides = resolved.policyFor?.(key);
+  if (
+    overrides !== undefined &&
+    (typeof overrides !== 'object' || overrides === null || isThenable(overrides))
+  ) {
+    ignoreRejection(overrides);
+    invalid(`policyFor(${JSON.stringify(key)})`, 'key options or undefined (not a promise)', overrides);
+  }
   const where = `policyFor(${JSON.stringify(key)}).`;
   const options = overrides
     ? validateKeyOptions(withDefaults(hostOptions, overrides, where), where, resolved.cost === undefined)

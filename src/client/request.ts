@@ -31,6 +31,26 @@ function isIdempotentMethod(method: string): boolean {
 }
 
 /**
+ * True when `input` is a `Request`: the global class's, or another implementation's (undici's own
+ * package exports a `Request` that is no `instanceof` the global one). Read by its shape, as
+ * `fetch` reads it: an object with a string `url` and `method`, and `headers`.
+ */
+export function isRequest(input: unknown): input is Request {
+  if (typeof input !== 'object' || input === null || input instanceof URL) return false;
+  const r = input as Partial<Request>;
+  return typeof r.url === 'string' && typeof r.method === 'string' && typeof r.headers === 'object';
+}
+
+/**
+ * The base a relative URL is read against, as `fetch` reads it: the document's base URL in a
+ * page, the worker's location in a worker; none in Node (where `fetch` refuses a relative URL).
+ */
+function baseUrl(): string | undefined {
+  const scope = globalThis as { document?: { baseURI?: string }; location?: { href?: string } };
+  return scope.document?.baseURI ?? scope.location?.href;
+}
+
+/**
  * Reads url, method and headers from fetch's arguments. Throws fetch's own `TypeError` on a bad URL.
  * `headers` is built on first use: most calls never need it.
  */
@@ -38,16 +58,16 @@ export function describeRequest(
   input: string | URL | Request,
   init: RequestInit | undefined,
 ): RequestDescription {
-  const isRequest = typeof Request !== 'undefined' && input instanceof Request;
-  const url = input instanceof URL ? input : new URL(isRequest ? (input as Request).url : String(input));
-  const method = (init?.method ?? (isRequest ? (input as Request).method : 'GET')).toUpperCase();
+  const asRequest = isRequest(input);
+  const url = input instanceof URL ? input : new URL(asRequest ? input.url : String(input), baseUrl());
+  const method = (init?.method ?? (asRequest ? input.method : 'GET')).toUpperCase();
   let headers: Headers | undefined;
   return {
     url,
     method,
     body: typeof init?.body === 'string' ? init.body : undefined,
     get headers() {
-      headers ??= new Headers(init?.headers ?? (isRequest ? (input as Request).headers : undefined));
+      headers ??= new Headers(init?.headers ?? (asRequest ? input.headers : undefined));
       return headers;
     },
   };
@@ -65,7 +85,7 @@ export function isIdempotent(request: RequestDescription): boolean {
 export function isReplayable(input: string | URL | Request, init: RequestInit | undefined): boolean {
   const body = init?.body;
   if (body === undefined || body === null) {
-    return !(typeof Request !== 'undefined' && input instanceof Request && input.body !== null);
+    return !(isRequest(input) && input.body !== null);
   }
   return (
     typeof body === 'string' ||

@@ -4,6 +4,10 @@
  * rejection (which ends a Node process by default).
  */
 export function ignoreRejection(value: unknown): void {
-  if (typeof (value as { then?: unknown } | null)?.then === 'function')
-    (value as PromiseLike<unknown>).then(undefined, () => {});
+  if (isThenable(value)) value.then(undefined, () => {});
+}
+
+/** True for a promise, or any object with a `then` method. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

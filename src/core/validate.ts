@@ -12,9 +12,14 @@ function describe(value: unknown): string {
   return `\`${text}\` (${value === null ? 'null' : typeof value})`;
 }
 
-/** Throws the one-shape validation error: ``Expected `name` to be <what>, got `v` (type)``. */
+/** The one-shape validation error: ``Expected `name` to be <what>, got `v` (type)``. */
+export function invalidOption(name: string, what: string, value: unknown): InvalidOptionError {
+  return new InvalidOptionError(name, `Expected \`${name}\` to be ${what}, got ${describe(value)}`);
+}
+
+/** Throws {@link invalidOption}. */
 export function invalid(name: string, what: string, value: unknown): never {
-  throw new InvalidOptionError(name, `Expected \`${name}\` to be ${what}, got ${describe(value)}`);
+  throw invalidOption(name, what, value);
 }
 
 /** Validates a positive finite number (> 0). */
