@@ -1,7 +1,7 @@
 import type { HeadwayError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
 import type { HeaderList } from './headers/types.js';
-import { isJoined, isNameList, joinField } from './joined-fields.js';
+import { isJoined, joinField } from './joined-fields.js';
 import type { ResolvedPolicy } from './policy.js';
 
 /** What `limiter.check` decided for one request, with everything needed to answer it. */
@@ -24,18 +24,9 @@ export interface LimitOutcome {
   body: string | undefined;
 }
 
-/**
- * Marks the `Headers` a limiter set its fields on: a limiter stacked outside it joins its IETF
- * lists to them (see {@link setAll}). A mark, not a look at every response: `Headers#get` per field
- * costs a fetch handler more than the rest of the join.
- */
-const LIMITED = Symbol('headway.limited');
-type Marked = Headers & { [LIMITED]?: true };
-
 /** The refusal as a Web `Response` (429 or 503 with headers and JSON body). */
 export function refusalResponse(outcome: LimitOutcome): Response {
-  const headers: Marked = new Headers(outcome.headers);
-  headers[LIMITED] = true;
+  const headers = new Headers(outcome.headers);
   headers.set('content-type', 'application/json');
   return new Response(outcome.body ?? '{}', { status: outcome.status, headers });
 }
@@ -53,12 +44,17 @@ export function withRateLimitHeaders(response: Response, outcome: LimitOutcome):
 }
 
 /**
- * Sets each of `list` on `headers`; `Vary` and the exposed names join what is there, and so do the
- * IETF lists when another limiter set its own on `headers` (see {@link joinField}).
+ * Puts each of `list` on `headers`, the same rule as the other adapters: a field the response
+ * lacks is set; a joined one (`Vary`, the exposed names, the IETF lists: {@link joinField}) joins
+ * what is there; any other the handler set itself wins (a gateway passing on its upstream's).
  */
-function setAll(headers: Marked, list: HeaderList): void {
-  const joins = headers[LIMITED] === true ? isJoined : isNameList;
-  for (const [name, value] of list)
-    headers.set(name, (joins(name) && joinField(name, headers.get(name), value)) || value);
-  headers[LIMITED] = true;
+function setAll(headers: Headers, list: HeaderList): void {
+  for (const [name, value] of list) {
+    const theirs = headers.get(name);
+    if (theirs === null) headers.set(name, value);
+    else if (isJoined(name)) {
+      const joined = joinField(name, theirs, value);
+      if (joined !== null && joined !== theirs) headers.set(name, joined);
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../core/clock.js';
-import { invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
+import { clockOption, invalid, nonNegative, positive, withDefaults } from '../core/validate.js';
 import type { AlgorithmName } from '../stores/store.js';
 import { limitNodeRequest } from './adapters/node.js';
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from './cors.js';
@@ -141,6 +141,10 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
   for (const name of ['latencyMs', 'failForMs'] as const) nonNegative(name, o[name]);
   if (!(Math.abs(o.clockSkewMs) <= MAX_CLOCK_SKEW_MS))
     invalid('clockSkewMs', `a number of ms within ±${MAX_CLOCK_SKEW_MS} (100 years)`, o.clockSkewMs);
+  // Checked here: `rateLimit` sees the skewed clock below, which always looks like a clock.
+  clockOption('clock', o.clock);
+  if (o.keyHeader !== undefined && !(typeof o.keyHeader === 'string' && o.keyHeader !== ''))
+    invalid('keyHeader', 'a header name', o.keyHeader);
   const { clock, clockSkewMs } = o;
   const skewed: Clock = {
     now: () => clock.now(),
@@ -153,7 +157,7 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
     mode: o.mode,
     policy: servePolicy(o),
     clock: skewed,
-    ...(o.keyHeader ? { key: headerKey(o.keyHeader, o.limiter) } : {}),
+    ...(o.keyHeader !== undefined ? { key: headerKey(o.keyHeader, o.limiter) } : {}),
     ...o.limiter,
   });
   const startedAt = clock.now();

@@ -67,7 +67,7 @@ describe('two limiters on one request, IETF headers', () => {
     expect(read(response)).toEqual({ names: ['day', 'minute'], remaining: 1 });
   });
 
-  it('fetch handler: the answer names both policies; a user’s own RateLimit field is replaced', async () => {
+  it('fetch handler: the answer names both policies; a handler’s own RateLimit items are kept beside the limiter’s', async () => {
     const { minute, day } = limiters();
     const handler = withRateLimit(
       minute,
@@ -75,10 +75,10 @@ describe('two limiters on one request, IETF headers', () => {
     );
     const response = await handler(new Request('http://api.test/'), { ip: '192.0.2.1' });
     expect(read(response)).toEqual({ names: ['day', 'minute'], remaining: 1 });
-    // A field the handler wrote itself is not another limiter's: the limiter's replaces it.
+    // A handler's own items (a gateway passing on its upstream's) join too, as on every adapter.
     const own = await withRateLimit(limiters().minute, () =>
       Response.json({}, { headers: { RateLimit: '"upstream";r=5;t=1' } }),
     )(new Request('http://api.test/'), { ip: '192.0.2.1' });
-    expect(read(own)).toEqual({ names: ['minute'], remaining: 1 });
+    expect(read(own)).toEqual({ names: ['minute', 'upstream'], remaining: 1 });
   });
 });

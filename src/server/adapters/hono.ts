@@ -20,7 +20,7 @@ export interface HonoContext {
   readonly env: unknown;
   readonly req: { readonly raw: Request };
   readonly res: Response;
-  header(name: string, value: string): void;
+  header(name: string, value: string, options?: { append?: boolean }): void;
   /** A response with the headers set on the context so far (an earlier middleware's too). */
   newResponse(data: ReadableStream<Uint8Array> | string | null, init?: ResponseInit): Response;
 }
@@ -45,17 +45,18 @@ function socketIp(c: HonoContext): string | undefined {
   return nodeServerIp(c.env);
 }
 
+const APPEND = { append: true };
+
 /**
  * Outside `@hono/node-server`: the headers set on the context before the handler runs (so
  * `c.json()` and friends build the response with them, at no extra copy), and again on a response
  * the handler built itself.
  */
 async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): Promise<void> {
-  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is joined, not
-  // replaced. (Only those: reading `c.res` now makes Hono copy the context's headers over the
-  // handler's own response. Another limiter's IETF lists are joined after the handler.)
-  for (const [name, value] of headers)
-    c.header(name, isNameList(name) ? (joinField(name, c.res.headers.get(name), value) ?? value) : value);
+  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is appended to,
+  // not replaced, as hono/cors does. (Never read `c.res` here: once read, Hono copies the context's
+  // headers over a response the handler builds itself. Another limiter's IETF lists join after.)
+  for (const [name, value] of headers) c.header(name, value, isNameList(name) ? APPEND : undefined);
   await next();
   // Each field the response lacks goes on it (a handler's own of the same name wins), and the
   // lists join the handler's (and, for the IETF lists, an earlier limiter's: each limiter joins
