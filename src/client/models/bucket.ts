@@ -54,6 +54,12 @@ export interface BucketModelState {
   syncedMark: number;
   /** Start of the span the rate estimate measures over. */
   anchor: Reading | null;
+  /**
+   * When the bucket is full again if nothing more is sent, as of the last reading (its stated
+   * reset, else the measured rate's time to refill); `Infinity` while neither is known. A key idle
+   * past it found a full bucket: a span across it hides refill, and the estimate starts afresh.
+   */
+  fullBy: number;
   maxRemainingSeen: number;
   /** Last send or answer: with nothing known and nothing in flight, the next probe waits from here. */
   lastActivity: number;
@@ -90,6 +96,7 @@ export function newBucket(
     holdUntil: 0,
     syncedMark: -1,
     anchor: null,
+    fullBy: Number.POSITIVE_INFINITY,
     maxRemainingSeen: -1,
     lastActivity: now,
     dryFrom: null,
@@ -214,6 +221,13 @@ function estimate(s: BucketModelState, o: Observation, remaining: number, limit:
   s.source = 'estimate';
 }
 
+/** ms until a bucket read with `remaining` left is full: the stated reset, else at the measured rate. */
+function fullInMs(s: BucketModelState, window: RateLimitPolicy, remaining: number): number {
+  if (window.resetInMs !== null) return window.resetInMs;
+  if (s.rate === null || s.rate <= 0 || s.burst === null) return Number.POSITIVE_INFINITY;
+  return (Math.max(0, s.burst - remaining) * 1000) / s.rate;
+}
+
 function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): void {
   const remaining = window.remaining as number;
   if (s.source !== 'configured') {
@@ -236,6 +250,7 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
     }
   }
   if (o.mark <= s.syncedMark) return;
+  s.fullBy = o.at + fullInMs(s, window, remaining);
   const current = tokensAt(s, o.at, o.inFlight);
   // `remaining` is floored: the server holds up to one unit more. A configured bucket only corrects downwards.
   s.tokens =
@@ -266,6 +281,8 @@ export const bucketModel: ServerModel<BucketModelState> = {
   },
 
   sent(s, cost, now, _mark, inFlightBefore) {
+    // Idle past the time it would be full again: the estimate's span would hide that refill.
+    if (inFlightBefore === 0 && now >= s.fullBy) s.anchor = null;
     refill(s, now, inFlightBefore);
     if (s.tokens !== null) s.tokens -= cost;
     s.lastActivity = now;

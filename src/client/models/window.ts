@@ -237,10 +237,14 @@ function sync(
   const window = o.window!;
   s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
   // An IETF quota is a rate statement (`q` per `w`), not the window's limit: the most ever seen
-  // left stands for it. Other dialects state the limit, which is followed as stated, down too (a
-  // limit that shrinks is the limit from then on; the most seen left would keep the old one).
+  // left stands for it, but never above `q` (no window of `w` or less holds more than `q`: a quota
+  // lowered by a deploy lowers the limit, where the most seen left would keep the old one). Other
+  // dialects state the limit, which is followed as stated, down too.
   const stated = o.statedPolicy ? null : window.quota;
-  const limit = stated === null ? s.maxRemainingSeen + 1 : Math.max(stated, remaining);
+  const limit =
+    stated === null
+      ? Math.max(Math.min(window.quota ?? Number.POSITIVE_INFINITY, s.maxRemainingSeen + 1), remaining + 1)
+      : Math.max(stated, remaining);
   s.limit = limit;
   s.windowMs = windowLength(s, limit, o);
   boundRate(s, limit, remaining, o);
