@@ -47,15 +47,46 @@ const COUNTER_MODELS = [
   ),
 ] as const;
 
+/**
+ * Refusals of the governing model, while another is ruled out for good, after which that one is
+ * made afresh: a model ruled out by one server (a token bucket's refill rules a window out) is
+ * the right one for the server a deploy put in its place (a fixed window), and the model that
+ * keeps governing is refused in every window.
+ */
+const REVIVE_AFTER_REFUSALS = 3;
+
 /** One window the server reports, under every hypothesis at once (each state updated in place). */
 export interface Track {
   readonly id: string;
   readonly states: unknown[];
+  readonly options: TrackOptions;
+  /** Refusals of the governing model since another was ruled out for good (or made afresh). */
+  refusedWhileRuledOut: number;
 }
 
 /** A new track for the window `id`. */
 export function newTrack(id: string, now: number, options: TrackOptions): Track {
-  return { id, states: COUNTER_MODELS.map((m) => m.create(now, options)) };
+  return { id, states: COUNTER_MODELS.map((m) => m.create(now, options)), options, refusedWhileRuledOut: 0 };
+}
+
+/** Index of a model the evidence ruled out for good, or -1. */
+function ruledOut(track: Track): number {
+  for (let i = 0; i < COUNTER_MODELS.length; i++)
+    if (COUNTER_MODELS[i]!.model.falsifiedAt(track.states[i]) === Number.POSITIVE_INFINITY) return i;
+  return -1;
+}
+
+/**
+ * A refusal while a model is ruled out for good: after {@link REVIVE_AFTER_REFUSALS} of them the
+ * governing model has not explained the server either, and the ruled-out one starts afresh.
+ */
+function countRefusal(track: Track, at: number): void {
+  const out = ruledOut(track);
+  if (out < 0 || governing(track) === out) return;
+  track.refusedWhileRuledOut++;
+  if (track.refusedWhileRuledOut < REVIVE_AFTER_REFUSALS) return;
+  track.refusedWhileRuledOut = 0;
+  track.states[out] = COUNTER_MODELS[out]!.create(at, track.options);
 }
 
 /** Index of the model that governs now. */
@@ -95,6 +126,7 @@ export function trackSent(
 
 /** The track after an answer (updated in place, and returned). */
 export function trackObserve(track: Track, observation: Observation): Track {
+  if (observation.outcome === 'limited') countRefusal(track, observation.at);
   const { states } = track;
   for (let i = 0; i < states.length; i++)
     states[i] = COUNTER_MODELS[i]!.model.observe(states[i], observation);
