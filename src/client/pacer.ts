@@ -113,6 +113,12 @@ export interface PacerSnapshot extends ModelSnapshot {
 
 /** Calls allowed in flight before the first answer tells anything about the server. */
 const INITIAL_WINDOW = 4;
+/**
+ * Answers without counters for this long, from a key whose server stated them, and the windows it
+ * stated are forgotten (see `Pacer#forgetTracks`): long enough that answers of a few endpoints
+ * that state none, between those that do, never forget them.
+ */
+const COUNTERS_GONE_MS = 2000;
 const GO: Delay = { ms: 0, reason: 'pacing', probe: false, window: null };
 const WAIT_FOR_ANSWER: Delay = { ms: Number.POSITIVE_INFINITY, reason: 'pacing', probe: false, window: null };
 /** An outage's one probe, free to go. */
@@ -207,6 +213,8 @@ export class Pacer {
   #requestsOnly = true;
   /** The no-counters model; never for a configured key (its bucket already paces it). */
   #noCounters: NoCountersModelState | null;
+  /** When an answer last stated counters. */
+  #lastCountersAt = Number.NEGATIVE_INFINITY;
   /** What the server's refusals said about calls in flight (counted in calls, not units). */
   #concurrency: ConcurrencyModelState = newConcurrency();
 
@@ -497,6 +505,13 @@ export class Pacer {
       entry.window = undefined;
       entry.track = trackObserve(entry.track, this.#observe(ticket, entry.unit, window, signal));
     }
+    if (counted > 0) this.#lastCountersAt = now;
+    else if (
+      seen.outcome !== 'failed' &&
+      this.#tracks.length > 0 &&
+      now - this.#lastCountersAt >= COUNTERS_GONE_MS
+    )
+      this.#forgetTracks(now);
     if (this.#noCounters && counted === 0)
       this.#noCounters = noCountersModel.observe(
         this.#noCounters,
@@ -509,6 +524,17 @@ export class Pacer {
     calls.inFlight = this.#inFlight;
     calls.inFlightBefore = this.#inFlight + 1;
     this.#concurrency = concurrencyModel.observe(this.#concurrency, calls);
+  }
+
+  /**
+   * The server stopped stating counters (a proxy now strips them): the windows it stated are
+   * forgotten, and the key learns from refusals as one that never saw counters (the tracks, given
+   * no readings, would pace on what they knew and never learn from the refusals).
+   */
+  #forgetTracks(now: number): void {
+    this.#tracks = [];
+    this.#requestsOnly = true;
+    if (this.#options.rate === undefined) this.#noCounters = newNoCounters(now);
   }
 
   /** The track that follows `window` (a window with counters), made now when there is none. */
