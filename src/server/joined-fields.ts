@@ -43,6 +43,19 @@ export function joinField(field: string, existing: string | null | undefined, va
   return isNameList(field) ? joinNames(field, existing, value) : joinItems(existing, value);
 }
 
+/**
+ * What a limiter puts on a response that already holds `theirs` for `name` (`null`: unset) — the
+ * rule every adapter that merges after the handler follows: `value` when unset; the join for a
+ * joined field; else `null`, nothing (the handler's own field wins, and so does a join that adds
+ * nothing).
+ */
+export function fieldOver(name: string, theirs: string | null, value: string): string | null {
+  if (theirs === null) return value;
+  if (!isJoined(name)) return null;
+  const joined = joinField(name, theirs, value);
+  return joined !== null && joined !== theirs ? joined : null;
+}
+
 function joinNames(field: string, existing: string, names: string): string {
   const have = existing.split(',').map((f) => f.trim().toLowerCase());
   if (have.includes('*') && same(field, 'vary')) return existing;

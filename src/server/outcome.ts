@@ -1,7 +1,7 @@
 import type { HeadwayError } from '../errors.js';
 import type { Decision } from '../stores/store.js';
 import type { HeaderList } from './headers/types.js';
-import { isJoined, joinField } from './joined-fields.js';
+import { fieldOver } from './joined-fields.js';
 import type { ResolvedPolicy } from './policy.js';
 
 /** What `limiter.check` decided for one request, with everything needed to answer it. */
@@ -45,16 +45,12 @@ export function withRateLimitHeaders(response: Response, outcome: LimitOutcome):
 
 /**
  * Puts each of `list` on `headers`, the same rule as the other adapters: a field the response
- * lacks is set; a joined one (`Vary`, the exposed names, the IETF lists: {@link joinField}) joins
+ * lacks is set; a joined one (`Vary`, the exposed names, the IETF lists: {@link fieldOver}) joins
  * what is there; any other the handler set itself wins (a gateway passing on its upstream's).
  */
 function setAll(headers: Headers, list: HeaderList): void {
   for (const [name, value] of list) {
-    const theirs = headers.get(name);
-    if (theirs === null) headers.set(name, value);
-    else if (isJoined(name)) {
-      const joined = joinField(name, theirs, value);
-      if (joined !== null && joined !== theirs) headers.set(name, joined);
-    }
+    const set = fieldOver(name, headers.get(name), value);
+    if (set !== null) headers.set(name, set);
   }
 }

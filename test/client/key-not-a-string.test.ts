@@ -8,17 +8,21 @@
  * `[object Promise]`). A key that returns `null` (a header that is missing) puts those calls in one
  * quota keyed `null`, reported as a key in `stats()` and events typed `string`.
  *
- * Fixed on 2026-12-06 (the fifth review round): a `key` that returns anything but a string rejects
- * the call with `HEADWAY_INVALID_OPTION` naming `key()`. What the text above describes is how it
- * behaved before.
+ * An `async` `policyFor` was read as options with no fields: the tier asked for silently never applied.
+ *
+ * Fixed on 2026-12-06 (the fifth review round): a `key` that returns anything but a string, or a
+ * `policyFor` that returns anything but options or `undefined`, rejects the call with
+ * `HEADWAY_INVALID_OPTION` naming `key()` / `policyFor(key)`. What the text above describes is how
+ * it behaved before.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
+import type { KeyOptions } from '../../src/client/options.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { isHeadwayError } from '../../src/errors.js';
 import { fakeFetch } from './fake-server.js';
 
-describe('a client `key` that returns something other than a string', () => {
+describe('a client `key` or `policyFor` that returns something other than it must', () => {
   it('an async key: a 429 with Retry-After still holds the same tenant’s next call', async () => {
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const { fetch: transport, seen } = fakeFetch(clock, () => ({
@@ -59,5 +63,27 @@ describe('a client `key` that returns something other than a string', () => {
       (error: unknown) => ({ typedError: isHeadwayError(error, 'HEADWAY_INVALID_OPTION') }),
     );
     expect(settled).toEqual({ typedError: true });
+  });
+
+  it('an async `policyFor` rejects every call with a typed error, sending nothing', async () => {
+    const clock = new ManualClock();
+    let sent = 0;
+    const fetch = createFetch({
+      clock,
+      fetch: async () => {
+        sent++;
+        return new Response('ok');
+      },
+      policyFor: (async () => ({ rate: 1, burst: 1 })) as unknown as (key: string) => Partial<KeyOptions>,
+    });
+    const codes = await Promise.all(
+      [1, 2, 3].map(() =>
+        fetch('https://api.test/items').then(
+          () => 'answered',
+          (error: unknown) => (isHeadwayError(error) ? error.code : error),
+        ),
+      ),
+    );
+    expect({ codes, sent }).toEqual({ codes: Array(3).fill('HEADWAY_INVALID_OPTION'), sent: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
-import { isJoined, isNameList, joinField } from '../joined-fields.js';
+import { fieldOver, isNameList } from '../joined-fields.js';
 import { type LimitOutcome, refusalResponse } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { LimitRequest } from '../request.js';
@@ -63,12 +63,8 @@ async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): P
   // its own on the way out).
   const sent = c.res.headers;
   for (const [name, value] of headers) {
-    const theirs = sent.get(name);
-    if (theirs === null) c.header(name, value);
-    else if (isJoined(name)) {
-      const joined = joinField(name, theirs, value);
-      if (joined !== null && joined !== theirs) c.header(name, joined);
-    }
+    const set = fieldOver(name, sent.get(name), value);
+    if (set !== null) c.header(name, set);
   }
 }
 

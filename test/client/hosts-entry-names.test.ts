@@ -1,21 +1,20 @@
 /**
- * README, Client options: `hosts` is "per-host overrides, by host name (`'api.github.com'`) or
- * `host:port`"; the TSDoc of `hosts` (src/client/options.ts): "host and port (`'localhost:8080'`,
- * which wins over the bare name)". An entry that spells the scheme's default port
- * (`'api.example.com:443'`) names `https://api.example.com/` (test/client/hosts-default-port.test.ts),
- * yet beside a bare `'api.example.com'` entry it loses: `https://api.example.com/` takes the bare
- * name's options, and the `:443` entry is never used for the URL it names. Observed through `burst`,
- * which a call costing more breaks at once (InvalidCostError), so nothing waits.
- *
- * Fixed on 2026-12-06 (the fifth review round): the entry with the default port is looked up before
- * the bare name. What the text above describes is how it behaved before.
+ * How a `hosts` entry names a host (README, Client options: "by host name (`'api.github.com'`, any
+ * case, an IDN as written or in punycode) or `host:port` (which wins over the bare name, the
+ * default port too)"), spelled as a request's URL spells its host:
+ * - an entry that names the scheme's default port (`:443` for https) is a `host:port` like any
+ *   other, and wins over a bare-name entry (fifth review round, 2026-12-06: the bare name won,
+ *   since `URL#host` leaves the default port out and was looked up first);
+ * - an internationalized name written as the user writes it (`'bücher.example'`) names the host
+ *   and its punycode (fifth round: entries were only lower-cased and never matched).
+ * Observed through `burst`, which a call costing more breaks at once (InvalidCostError).
  */
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/interceptor.js';
-import { fakeFetch } from './fake-server.js';
+import { fakeFetch, runUntilSettled } from './fake-server.js';
 
 const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
 const { fetch: transport } = fakeFetch(clock, () => ({ status: 200 }));
@@ -26,6 +25,27 @@ const outcome = (p: Promise<Response>) =>
     () => 'sent',
     (error: unknown) => (error as Error).constructor.name,
   );
+
+describe('hosts, host:port with the default port', () => {
+  it("an entry for 'api.example.com:443' applies to https://api.example.com:443/ and https://api.example.com/", async () => {
+    // The entry's burst of 5 lets a call of cost 3 go; the client's burst of 2 refuses it.
+    const fetch = createFetch({
+      fetch: transport,
+      clock,
+      cost: () => 3,
+      rate: 100,
+      burst: 2,
+      hosts: { 'api.example.com:443': { rate: 1, burst: 5 } },
+    });
+    const calls = [
+      outcome(fetch('https://api.example.com:443/x')),
+      outcome(fetch('https://api.example.com/x')),
+    ];
+    // The second waits for the entry's bucket (1/s) to hold 3 again: the clock moves on.
+    const results = await runUntilSettled(clock, calls, 500);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual(['sent', 'sent']);
+  });
+});
 
 describe('hosts: a `host:port` entry with the default port beside the bare name', () => {
   it("'api.example.com:443' wins over 'api.example.com' for https://api.example.com/", async () => {
@@ -86,5 +106,23 @@ describe('hosts: a `host:port` entry with the default port beside the bare name'
       );
     });
     expect(result).toBe('sent');
+  });
+});
+
+describe('hosts: an internationalized host name', () => {
+  it("an entry 'bücher.example' applies to https://bücher.example/ and to its punycode", async () => {
+    const fetch = createFetch({
+      fetch: transport,
+      clock,
+      cost: () => 3,
+      rate: 100,
+      burst: 2, // the client's: a call of cost 3 does not fit
+      hosts: { 'bücher.example': { rate: 1, burst: 100 } }, // the entry's: both calls fit
+    });
+    const results = [
+      await outcome(fetch('https://bücher.example/books')),
+      await outcome(fetch('https://xn--bcher-kva.example/books')),
+    ];
+    expect(results).toEqual(['sent', 'sent']);
   });
 });
