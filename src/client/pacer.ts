@@ -114,9 +114,11 @@ export interface PacerSnapshot extends ModelSnapshot {
 /** Calls allowed in flight before the first answer tells anything about the server. */
 const INITIAL_WINDOW = 4;
 /**
- * Answers without counters for this long, from a key whose server stated them, and the windows it
- * stated are forgotten (see `Pacer#forgetTracks`): long enough that answers of a few endpoints
- * that state none, between those that do, never forget them.
+ * A refusal without counters, after answers without them for this long, from a key whose server
+ * stated them, and the windows it stated are forgotten (see `Pacer#forgetTracks`). A refusal: the
+ * windows no longer explain the server. Neither endpoints of the same origin that state no counters
+ * (the windows still pace them, unrefused) nor a server that states its counters only on its
+ * refusals (they come with the refusal) forget them.
  */
 const COUNTERS_GONE_MS = 2000;
 const GO: Delay = { ms: 0, reason: 'pacing', probe: false, window: null };
@@ -507,7 +509,7 @@ export class Pacer {
     }
     if (counted > 0) this.#lastCountersAt = now;
     else if (
-      seen.outcome !== 'failed' &&
+      seen.outcome === 'limited' &&
       this.#tracks.length > 0 &&
       now - this.#lastCountersAt >= COUNTERS_GONE_MS
     )
@@ -527,9 +529,9 @@ export class Pacer {
   }
 
   /**
-   * The server stopped stating counters (a proxy now strips them): the windows it stated are
-   * forgotten, and the key learns from refusals as one that never saw counters (the tracks, given
-   * no readings, would pace on what they knew and never learn from the refusals).
+   * The server stopped stating counters (a proxy now strips them) and refuses: the windows it
+   * stated are forgotten, and the key learns from refusals as one that never saw counters (the
+   * tracks, given no readings, would pace on what they knew and never learn from the refusals).
    */
   #forgetTracks(now: number): void {
     this.#tracks = [];

@@ -32,13 +32,20 @@ function isIdempotentMethod(method: string): boolean {
 
 /**
  * True when `input` is a `Request`: the global class's, or another implementation's (undici's own
- * package exports a `Request` that is no `instanceof` the global one). Read by its shape, as
- * `fetch` reads it: an object with a string `url` and `method`, and `headers`.
+ * package exports a `Request` that is no `instanceof` the global one). Read by its shape: a string
+ * `url` and `method`, `headers` with a `get`, and a `clone` method — which a plain object of the
+ * same fields (a config `{ url, method, headers }`, refused by `fetch` as it is) lacks.
  */
 export function isRequest(input: unknown): input is Request {
+  if (typeof Request !== 'undefined' && input instanceof Request) return true;
   if (typeof input !== 'object' || input === null || input instanceof URL) return false;
   const r = input as Partial<Request>;
-  return typeof r.url === 'string' && typeof r.method === 'string' && typeof r.headers === 'object';
+  return (
+    typeof r.url === 'string' &&
+    typeof r.method === 'string' &&
+    typeof r.clone === 'function' &&
+    typeof r.headers?.get === 'function'
+  );
 }
 
 /**

@@ -13,9 +13,9 @@
  * each answered unit is forgotten and it spends past the window again: a few 429s in every window
  * for as long as the fields stay away.
  *
- * Fixed on 2026-12-06 (the fifth review round): answers without counters for 2 s make a key forget
- * the windows its server stated, and it learns from refusals as a key that never saw counters. What
- * the text above describes is how it behaved before.
+ * Fixed on 2026-12-06 (the fifth review round): a refusal without counters, 2 s after the last
+ * answer that stated them, makes a key forget the windows its server stated, and it learns from
+ * refusals as a key that never saw counters. What the text above describes is how it behaved before.
  */
 import { describe, expect, it } from 'vitest';
 import { runAgainstChangingServer } from './changing-server.js';
@@ -33,10 +33,12 @@ describe('a fixed window whose rate-limit fields a proxy strips from 3 s on', ()
       seconds: 20,
     });
     expect(run.refused.slice(0, 3)).toEqual([0, 0, 0]);
-    // The windows the server stated are forgotten 2 s after its last counters; from then on the key
-    // learns as the control does (which stops refusing within 8 s of its start): 7 s after the strip.
+    // The windows the server stated are forgotten at the first refusal without counters 2 s after the
+    // last ones; from then on the key learns from refusals: a window's burst, then calls one at a
+    // time that find its boundary, refused there now and then (README Limits: a window that states
+    // only `Retry-After`). At most one refusal a window, where the stale windows drew three.
     const late = run.refused.slice(10);
-    expect(late).toEqual(late.map(() => 0));
+    expect(Math.max(...late)).toBeLessThanOrEqual(1);
   });
 
   it('control: the same server with no fields from the start stops refusing within a few windows', async () => {
