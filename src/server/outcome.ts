@@ -33,12 +33,17 @@ export function refusalResponse(outcome: LimitOutcome): Response {
 
 /** `response` with the outcome's headers set (copied into a new `Response` if its headers are immutable). */
 export function withRateLimitHeaders(response: Response, outcome: LimitOutcome): Response {
+  return withHeaders(response, outcome.headers);
+}
+
+/** `response` with `list` put on it by {@link setAll} (copied into a new `Response` if its headers are immutable). */
+export function withHeaders(response: Response, list: HeaderList): Response {
   try {
-    setAll(response.headers, outcome.headers);
+    setAll(response.headers, list);
     return response;
   } catch {
     const copy = new Response(response.body, response);
-    setAll(copy.headers, outcome.headers);
+    setAll(copy.headers, list);
     return copy;
   }
 }

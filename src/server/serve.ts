@@ -125,6 +125,9 @@ function outage(req: IncomingMessage, res: ServerResponse, cors: CorsOption): vo
   res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
 }
 
+/** A field name (RFC 9110 §5.1: a token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 /** The largest `clockSkewMs`: 100 years, so a skewed `Date` is always a date. */
 const MAX_CLOCK_SKEW_MS = 100 * 365.25 * 86_400_000;
 
@@ -143,8 +146,8 @@ export async function startServer(options?: Partial<ServeOptions>): Promise<Runn
     invalid('clockSkewMs', `a number of ms within ±${MAX_CLOCK_SKEW_MS} (100 years)`, o.clockSkewMs);
   // Checked here: `rateLimit` sees the skewed clock below, which always looks like a clock.
   clockOption('clock', o.clock);
-  if (o.keyHeader !== undefined && !(typeof o.keyHeader === 'string' && o.keyHeader !== ''))
-    invalid('keyHeader', 'a header name', o.keyHeader);
+  if (o.keyHeader !== undefined && !(typeof o.keyHeader === 'string' && HEADER_NAME.test(o.keyHeader)))
+    invalid('keyHeader', "a header name (RFC 9110's token: no spaces, no ':')", o.keyHeader);
   const { clock, clockSkewMs } = o;
   const skewed: Clock = {
     now: () => clock.now(),

@@ -1,7 +1,6 @@
 import { type CorsOption, corsHeaders, isPreflight, preflightHeaders, validateCors } from '../cors.js';
 import type { HeaderList } from '../headers/types.js';
-import { fieldOver, isNameList } from '../joined-fields.js';
-import { type LimitOutcome, refusalResponse } from '../outcome.js';
+import { type LimitOutcome, refusalResponse, withHeaders } from '../outcome.js';
 import { deciderOf, isPromise, type RateLimiter } from '../rate-limit.js';
 import type { LimitRequest } from '../request.js';
 import {
@@ -19,8 +18,7 @@ import {
 export interface HonoContext {
   readonly env: unknown;
   readonly req: { readonly raw: Request };
-  readonly res: Response;
-  header(name: string, value: string, options?: { append?: boolean }): void;
+  res: Response;
   /** A response with the headers set on the context so far (an earlier middleware's too). */
   newResponse(data: ReadableStream<Uint8Array> | string | null, init?: ResponseInit): Response;
 }
@@ -45,27 +43,19 @@ function socketIp(c: HonoContext): string | undefined {
   return nodeServerIp(c.env);
 }
 
-const APPEND = { append: true };
-
 /**
- * Outside `@hono/node-server`: the headers set on the context before the handler runs (so
- * `c.json()` and friends build the response with them, at no extra copy), and again on a response
- * the handler built itself.
+ * Outside `@hono/node-server`: the headers go on the response once the handler has run, by the
+ * rule of every adapter (`fieldOver`: a field it lacks is added, the name lists and the IETF lists
+ * join, any other the handler set wins), on its own `Headers` (copied once if they are immutable).
+ * Never on the context before the handler: an earlier middleware that read `c.res` (hono/cors
+ * does) makes Hono copy the context's headers over a response the handler builds itself, and a
+ * name list appended there cannot be taken back (`Vary: Origin, Origin`).
  */
 async function onContext(c: HonoContext, next: HonoNext, headers: HeaderList): Promise<void> {
-  // A name list an earlier middleware set (hono/cors's exposed names, a `Vary`) is appended to,
-  // not replaced, as hono/cors does. (Never read `c.res` here: once read, Hono copies the context's
-  // headers over a response the handler builds itself. Another limiter's IETF lists join after.)
-  for (const [name, value] of headers) c.header(name, value, isNameList(name) ? APPEND : undefined);
   await next();
-  // Each field the response lacks goes on it (a handler's own of the same name wins), and the
-  // lists join the handler's (and, for the IETF lists, an earlier limiter's: each limiter joins
-  // its own on the way out).
-  const sent = c.res.headers;
-  for (const [name, value] of headers) {
-    const set = fieldOver(name, sent.get(name), value);
-    if (set !== null) c.header(name, set);
-  }
+  const sent = c.res;
+  const merged = withHeaders(sent, headers);
+  if (merged !== sent) c.res = merged;
 }
 
 /** The limiter's own answer, with the headers an earlier middleware set on the context kept (as Hono's own error answers keep them). */
@@ -76,8 +66,8 @@ function answered(c: HonoContext, response: Response): Response {
 /**
  * Hono middleware. `ip` reads the client address for your runtime (default: `@hono/node-server`'s
  * socket; elsewhere pass e.g. `getConnInfo(c).remote.address`). Under `@hono/node-server` the
- * headers go on the node response underneath, written with its head; elsewhere they are set on
- * the context before the handler runs and again on a response the handler built itself. With an
+ * headers go on the node response underneath, written with its head; elsewhere they go on the
+ * response once the handler has run. With an
  * in-process store it adds no promise of its own: it returns `next()`. `cors` sends CORS headers
  * and answers preflights with `204`, uncounted.
  */
