@@ -6,10 +6,12 @@ import { defaultBackoff, validateBackoff } from '../core/backoff.js';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import { ignoreRejection, isThenable } from '../core/ignore-rejection.js';
+import { defaultBurst } from '../core/limit.js';
 import type { RetryBudgetOptions } from '../core/retry-budget.js';
 import { defaultRetryBudget, validateRetryBudget } from '../core/retry-budget.js';
 import {
   clockOption,
+  finiteRefill,
   func,
   invalid,
   nonNegative,
@@ -157,6 +159,8 @@ export function validateKeyOptions(options: KeyOptions, prefix = '', costsOne = 
     if (costsOne && options.burst < 1)
       invalid(name('burst'), 'at least 1: without a `cost` option every call costs 1 request', options.burst);
   }
+  if (options.rate !== undefined)
+    finiteRefill(name('rate'), { rate: options.rate, burst: options.burst ?? defaultBurst(options.rate) });
   oneOf(name('quota'), options.quota, ['spend', 'spread'] as const);
   if (options.maxConcurrent !== Number.POSITIVE_INFINITY)
     nonNegativeInteger(name('maxConcurrent'), options.maxConcurrent);

@@ -2,7 +2,7 @@
  * Backoff delays as pure functions of the attempt and an injected `random` in [0, 1).
  * Full jitter is the default (AWS Architecture Blog, "Exponential Backoff and Jitter").
  */
-import { invalid, nonNegative, positive } from './validate.js';
+import { invalid, nonNegative, onlyFields, positive } from './validate.js';
 
 /** Backoff shape. */
 export interface BackoffOptions {
@@ -22,6 +22,7 @@ export const defaultBackoff: BackoffOptions = { baseMs: 100, capMs: 10_000 };
 export function validateBackoff(options: BackoffOptions, name = 'backoff'): BackoffOptions {
   if (typeof options !== 'object' || options === null)
     invalid(name, 'an object like { baseMs, capMs }', options);
+  onlyFields(options, defaultBackoff, `${name}.`);
   positive(`${name}.baseMs`, options.baseMs);
   nonNegative(`${name}.capMs`, options.capMs);
   return options;

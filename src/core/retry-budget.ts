@@ -6,7 +6,7 @@
  *
  * Bound: over any interval of t seconds, retries ≤ reserve + ratio·requests + minPerSecond·t.
  */
-import { invalid, nonNegative, positive, ratio } from './validate.js';
+import { invalid, nonNegative, onlyFields, positive, ratio } from './validate.js';
 
 /** Budget shape. */
 export interface RetryBudgetOptions {
@@ -31,6 +31,7 @@ export const defaultRetryBudget: RetryBudgetOptions = { ratio: 0.2, minPerSecond
 export function validateRetryBudget(options: RetryBudgetOptions, name = 'retryBudget'): RetryBudgetOptions {
   if (typeof options !== 'object' || options === null)
     invalid(name, 'an object like { ratio, minPerSecond, ttlMs }', options);
+  onlyFields(options, defaultRetryBudget, `${name}.`);
   ratio(`${name}.ratio`, options.ratio);
   nonNegative(`${name}.minPerSecond`, options.minPerSecond);
   positive(`${name}.ttlMs`, options.ttlMs);

@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import type { Clock } from './clock.js';
+import { type BucketConfig, windowOf } from './limit.js';
 
 /** Describes a value the way validation messages show it: `` `-1` (number) ``. */
 function describe(value: unknown): string {
@@ -100,6 +101,15 @@ export function onlyFields(options: object, fields: object, where = ''): void {
   for (const [name, value] of Object.entries(options))
     if (value !== undefined && !Object.hasOwn(fields, name))
       invalid(`${where}${name}`, `one of the known options (${Object.keys(fields).join(', ')})`, value);
+}
+
+/**
+ * Refuses a bucket whose refill of its burst takes no finite time (`rate: 1e-310`: every wait
+ * overflows to `Infinity`, and a call behind one would wait for ever), naming `name` (its rate).
+ */
+export function finiteRefill(name: string, bucket: BucketConfig): void {
+  if (!Number.isFinite(windowOf(bucket).windowMs))
+    invalid(name, `a rate whose refill of \`burst\` (${bucket.burst}) takes a finite time`, bucket.rate);
 }
 
 /** Validates a {@link Clock}: an object whose `now`, `wallNow` and `sleep` are functions. */

@@ -1,5 +1,5 @@
 import { defaultBurst, windowOf } from '../core/limit.js';
-import { invalid, onlyFields, positive } from '../core/validate.js';
+import { finiteRefill, invalid, onlyFields, positive } from '../core/validate.js';
 import { InvalidOptionError } from '../errors.js';
 import type { AlgorithmName, StoreLimit } from '../stores/store.js';
 
@@ -80,10 +80,9 @@ export function resolvePolicy(policy: Policy, algorithm: AlgorithmName, where = 
     const burst = withHint('`burst` is the most units at once', () =>
       positive(`${where}.burst`, policy.burst ?? defaultBurst(rate)),
     );
-    const window = windowOf({ rate, burst });
     // A rate so small that `burst / rate` overflows: no window a store can count (every decision NaN).
-    if (!Number.isFinite(window.windowMs))
-      invalid(`${where}.rate`, `a rate whose refill of \`burst\` (${burst}) takes a finite time`, rate);
+    finiteRefill(`${where}.rate`, { rate, burst });
+    const window = windowOf({ rate, burst });
     return { name, failClosed: policy.failClosed ?? false, limit: { algorithm, ...window } };
   }
   if (policy.burst !== undefined)
