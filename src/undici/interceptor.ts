@@ -687,12 +687,12 @@ function headersOf(source: DispatchOptions['headers']): Headers {
   return headers;
 }
 
-/** True when a dispatch body can be sent again: none, a string or bytes. */
 /** A body that is a Node stream (it reports its failure as an `error` event). */
 function isEmitter(body: DispatchOptions['body']): body is DispatchOptions['body'] & NodeJS.EventEmitter {
   return typeof (body as { once?: unknown } | null | undefined)?.once === 'function';
 }
 
+/** True when a dispatch body can be sent again: none, a string or bytes. */
 function isReplayableBody(body: DispatchOptions['body']): boolean {
   return (
     body === undefined ||
