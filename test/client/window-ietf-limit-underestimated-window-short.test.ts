@@ -4,18 +4,15 @@
  * `remaining` ever seen plus one (91) and the window as limit ÷ stated rate (910 ms, shorter than
  * the stated `w` of 1 s): the ledger gives the first window's units back 90 ms before the server
  * does, the send made on them is refused, and the model is ruled out for good.
- *
- * Fixed on 2026-12-06 (session 25): a stated `q;w` is read as counted in a whole share of `w`,
- * `w / k` with `k` the times the read limit goes into `q` whole (`windowLength` in
- * models/window.ts): a limit of 91 of `q=100` reads the window as `w`, where a server counting 10
- * per 50 ms under `q=200;w=1` still reads as 50 ms. What the text above describes is how it
- * behaved before.
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { describe, expect, it } from 'vitest';
 import { runBesideCotenant } from './window-cotenant.js';
 
 describe('a fixed window (ietf, q=100;w=1) shared with another client that spends 10 of each 100 at its start', () => {
-  it.each(['fixed-window', 'sliding-log'] as const)(
+  it.fails.each(['fixed-window', 'sliding-log'] as const)(
     '%s: no unit is read back before the stated window of 1 s; no 429 after the first window',
     async (algorithm) => {
       const r = await runBesideCotenant({
@@ -28,7 +25,10 @@ describe('a fixed window (ietf, q=100;w=1) shared with another client that spend
         oneWayMs: 2,
         windows: 6,
       });
+      // Observed: [0, 1, 1, 1, 1] (both algorithms), after a first refusal at 919 ms of the first
+      // window (its units read back 910 ms after their answers, 90 ms before the server's).
       expect(r.refused.slice(1)).toEqual([0, 0, 0, 0, 0]);
+      // Observed: 'policy': the window model was ruled out for good, the stated rate's bucket paces.
       expect(r.source).toBe('window');
     },
   );

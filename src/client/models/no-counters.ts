@@ -44,9 +44,8 @@
  *   window's `min U(low)`) less a cushion of 3 at once, then the pace. While the rate is unbounded,
  *   half of `min U` at the ramp's first rate: a bucket refills to its cap before the ramp reaches
  *   its rate, so a smaller burst costs little, while one too large costs a whole `Retry-After`. A
- *   window (episodes that need less refill than the cycle rate) gets no pace: after its burst (at
- *   least what one window was seen to hold) one call at a time, 25 ms apart, finds the boundary,
- *   or shows the window came round ({@link rolled}). While the rate is not bounded (one episode,
+ *   window (episodes that need less refill than the cycle rate) gets no pace: after its burst one
+ *   call at a time, 25 ms apart, finds the boundary. While the rate is not bounded (one episode,
  *   one equation, bounds nothing; nor does a `rateHigh` above 8 × `rateLow`) the pace starts at
  *   {@link rampStart} (up to 4 × `rateLow`: the cycle rate counts the whole gate as time the bucket
  *   refilled only its burst, and a ramp from it spent its first doublings with the bucket full) and
@@ -73,8 +72,6 @@ export interface Episode {
   readonly admitted: Answered[];
   /** Its refused sends (the bucket was empty at each), in the order their refusals came. */
   readonly refused: Answered[];
-  /** Sent as a window's: a burst, then one call at a time to its boundary (no refill counted on). */
-  readonly window?: true;
 }
 
 /** An episode as the server saw it: each send at its arrival ({@link arrivals}). */
@@ -115,13 +112,6 @@ export interface NoCountersModelState extends Tokens {
   /** Probes refused in a row, and the model's own hold after the last one. */
   refusedProbes: number;
   holdUntil: number;
-  /**
-   * A window's units admitted since its burst began (the probe and the burst, then the calls that
-   * find the boundary), at most what the window now holds of the key's: see {@link admit}.
-   */
-  windowUnits: number;
-  /** The most units one refused episode admitted: what a window holds, at least. */
-  windowLimit: number;
 }
 
 /** The pace doubles this often while the rate is unbounded. */
@@ -189,8 +179,6 @@ export function newNoCounters(now: number): NoCountersModelState {
     probeMark: null,
     refusedProbes: 0,
     holdUntil: 0,
-    windowUnits: 0,
-    windowLimit: 0,
   };
 }
 
@@ -386,7 +374,7 @@ function explain(
  */
 export function learn(
   s: NoCountersModelState,
-): Pick<NoCountersModelState, 'rateLow' | 'rateHigh' | 'paceBase' | 'burst' | 'windowLimit'> {
+): Pick<NoCountersModelState, 'rateLow' | 'rateHigh' | 'paceBase' | 'burst'> {
   const span = s.refusalAt - (s.firstSentAt ?? s.refusalAt) + s.periodMs;
   const cycleRate = (s.admittedUnits * 1000) / Math.max(1, span);
   // Episodes that no single rate explains (timing noise, or a server that changed its limit): the
@@ -414,30 +402,12 @@ export function learn(
   for (const e of seen)
     burst = Math.min(burst, upperBurst(e, window ? rates.low : unbounded ? ramp : rates.high));
   if (unbounded) burst /= 2;
-  // What a window was seen to hold: the most units an episode sent as a window's admitted before
-  // its refusal (each runs from a probe, and over at most one window: see {@link rolled}). It
-  // stands for the window's burst where the refill of the lowest rate, taken over an episode's
-  // calls that found the boundary one at a time, reads it lower.
-  let windowLimit = 0;
-  for (const e of s.episodes) {
-    if (!e.window || e.refused.length === 0) continue;
-    let units = 0;
-    for (const a of e.admitted) units += a.cost;
-    windowLimit = Math.max(windowLimit, units);
-  }
-  if (window) burst = Math.max(burst, windowLimit);
   const paceBase = window
     ? 0
     : unbounded
       ? ramp
       : Math.min(START_LIFT * rateLow, rateLow + START_SHARE * (rateHigh - rateLow));
-  return {
-    rateLow,
-    rateHigh,
-    paceBase,
-    burst: Math.max(1, Math.floor(burst) - BURST_CUSHION),
-    windowLimit,
-  };
+  return { rateLow, rateHigh, paceBase, burst: Math.max(1, Math.floor(burst) - BURST_CUSHION) };
 }
 
 /**
@@ -513,38 +483,10 @@ export function admit(
     s.updatedAt = now;
     s.paceFrom = now;
     s.rate = s.paceBase;
-    s.windowUnits = cost;
     return s;
   }
-  if (s.phase !== 'paced') return s;
-  if (s.paceBase === 0) rolled(s, cost, now);
-  else s.rate = paceAt(s, now);
+  if (s.phase === 'paced') s.rate = paceAt(s, now);
   return s;
-}
-
-/**
- * A window's calls after its burst, sent one at a time to find its boundary, were admitted past
- * what one window holds (its burst, the cushion and a unit of slack): the window came round with
- * no refusal (the burst went just before its end). Those calls (`n` units) are the most the new
- * window holds of the key's, so its burst less `n` goes at once. Else the calls, too few to use up
- * a fresh window, would be the key's whole pace from then on.
- */
-function rolled(s: NoCountersModelState, cost: number, now: number): void {
-  s.windowUnits += cost;
-  const burst = s.burst ?? 1;
-  if (s.windowUnits <= Math.max(burst + BURST_CUSHION, s.windowLimit) + SLACK) return;
-  const since = s.windowUnits - burst;
-  s.tokens = Math.max(0, burst - since);
-  s.updatedAt = now;
-  s.windowUnits = since;
-  // The new window's episode starts with those calls: the one ending here spans two windows, and
-  // read as one it would bound the window's limit by neither.
-  const { admitted } = s.current;
-  let units = 0;
-  let i = admitted.length;
-  while (i > 0 && units < since) units += admitted[--i]!.cost;
-  s.current = { admitted: admitted.slice(i), refused: [], window: true };
-  s.episodeMark = s.sentMark;
 }
 
 /** The no-counters model. */
@@ -579,10 +521,10 @@ export const noCountersModel: ServerModel<NoCountersModelState> = {
       const { admitted, refused } = s.current;
       if (admitted.length > 0 || refused.length > 0)
         s.episodes = [...s.episodes, s.current].slice(-MAX_EPISODES);
+      s.current = newEpisode();
       s.probeMark = mark;
       s.episodeMark = mark - cost;
       Object.assign(s, learn(s));
-      s.current = s.paceBase === 0 ? { admitted: [], refused: [], window: true } : newEpisode();
       s.rate = s.paceBase;
       return s;
     }

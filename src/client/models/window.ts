@@ -32,9 +32,8 @@
  * agreeing reading faster than `limit` per window, which no creeping count gives back.
  * So a server that does not give units back refuses at most one send, and usually none.
  *
- * `windowMs` comes from the server's stated rate: a policy of `q` per `w` over a window of
- * `limit` counts in `w / k`, `k` the times `limit` goes into `q` whole (`limit / rate` when no `w`
- * is stated). A server that states neither its window nor a rate (`X-RateLimit-*`) leaves
+ * `windowMs` comes from the server's stated rate (`limit / rate`: a policy of `q` per `w` over a
+ * window of `limit`). A server that states neither its window nor a rate (`X-RateLimit-*`) leaves
  * it to the configured rate, when there is one (`maxRate`) and the window is larger than the
  * configured burst (`maxBurst`; a smaller one the configured bucket already spends at once): its
  * window of `limit` is read as `limit / maxRate` long, the window the user's figure describes (100
@@ -212,14 +211,8 @@ function windowLength(s: WindowModelState, limit: number, o: Observation): numbe
     s.prior = true;
     return (limit * 1000) / s.maxRate;
   }
-  if (stated === null) return (limit * 1000) / o.statedRate;
-  // A server that states its rate over a longer window than it counts (`q=200;w=1` over windows of
-  // 10 per 50 ms) counts in a whole share of `w`: the window is `w / k`, `k` the times the read
-  // limit goes into `q` whole. Not `limit / rate`, which reads the window short when the limit
-  // reads low: another client spent 10 of 100 before every reading, a limit of 91 read a window
-  // of 910 ms, and the units read back 90 ms before the server gave them back were refused.
-  const perStated = (o.statedRate * stated) / 1000;
-  return stated / Math.max(1, Math.floor(perStated / limit + EPSILON));
+  const derived = (limit * 1000) / o.statedRate;
+  return stated === null ? derived : Math.min(stated, derived);
 }
 
 /**
