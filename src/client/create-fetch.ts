@@ -6,7 +6,7 @@
 
 import { invalid, positive } from '../core/validate.js';
 import { Engine, type EngineEvents, type Transport } from './engine.js';
-import { fetchRefusedAnswer, fetchRefusedUrl } from './fetch-refusals.js';
+import { fetchRefusedAnswer, fetchRefusedUrl, overKeepaliveQuota } from './fetch-refusals.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
 import { describeRequest, isReplayable, isRequest } from './request.js';
 import { type WatchedBody, watchBody } from './watched-body.js';
@@ -24,15 +24,19 @@ const asIs = (response: Response): Response => response;
  * True when `fetch` refused the call rather than failed to send it: its `TypeError` with no `cause`
  * (a network failure is `TypeError('fetch failed', { cause })` in Node, but not in every fetch),
  * confirmed by building the same `Request`, which throws for arguments fetch refuses (a GET with a
- * body, credentials in the URL); or its `TypeError` for a URL it never fetches over the network
- * (a blocked port, another scheme: {@link fetchRefusedUrl}). Checked only on a failure.
+ * body, credentials in the URL), or by a `keepalive` body over the browser's quota; or its
+ * `TypeError` for a URL it never fetches over the network (a blocked port, another scheme:
+ * {@link fetchRefusedUrl}; `platform`: the transport is the global `fetch`). Checked only on a
+ * failure.
  */
 function refusedArguments(
   error: unknown,
   input: string | URL | Request,
   init: RequestInit | undefined,
+  platform: boolean,
 ): boolean {
   if (!(error instanceof TypeError)) return false;
+  if (platform && error.cause === undefined && overKeepaliveQuota(init)) return true;
   let url: string;
   try {
     // Without the caller's signal: a `Request` made from it would leave a listener on it until GC.
@@ -40,7 +44,15 @@ function refusedArguments(
   } catch {
     return error.cause === undefined;
   }
-  return fetchRefusedUrl(url, error);
+  return fetchRefusedUrl(url, error, platform);
+}
+
+/** The redirect mode a call asked for: its `init`'s, else its `Request`'s. */
+function redirectOf(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): RequestRedirect | undefined {
+  return init?.redirect ?? (isRequest(input) ? input.redirect : undefined);
 }
 
 /** Validates a call's own options: an `InvalidOptionError` names the one that is wrong. */
@@ -56,7 +68,17 @@ function validateInit(init: HeadwayInit | undefined): void {
 /** Creates a cooperative `fetch`. Options are validated here, not at the first call. */
 export function createFetch(options: ClientOptions = {}): HeadwayFetch {
   const engine = new Engine(options);
-  const transport = (): FetchLike => engine.options.fetch ?? globalThis.fetch;
+  // The transport is the platform's own `fetch`, whose bare `TypeError`s (a browser's) say nothing more.
+  const platform = engine.options.fetch === undefined;
+  // The global `fetch` of the moment, unless it is this client itself (`window.fetch =
+  // createFetch()`): then the one it replaced, or each attempt would be a call of its own, on
+  // the same key, for ever.
+  const replaced = globalThis.fetch;
+  const transport = (): FetchLike => {
+    if (engine.options.fetch) return engine.options.fetch;
+    const current = globalThis.fetch;
+    return current === headwayFetch ? replaced : current;
+  };
 
   const headwayFetch = (input: string | URL | Request, init?: HeadwayInit): Promise<Response> => {
     let request: ReturnType<typeof describeRequest>;
@@ -80,8 +102,10 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       },
       discard: cancelBody,
       response: asIs,
-      refused: (error) => refusedArguments(error, input, init),
-      notServerFault: (error) => fetchRefusedAnswer(error) || watched?.failedWith(error) === true,
+      refused: (error) => refusedArguments(error, input, init, platform),
+      notServerFault: (error) =>
+        fetchRefusedAnswer(error, platform ? redirectOf(input, init) : undefined) ||
+        watched?.failedWith(error) === true,
     };
     const run = engine.run(
       {

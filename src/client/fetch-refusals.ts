@@ -20,10 +20,12 @@ const BAD_PORTS = new Set(
 /**
  * True when `fetch`'s `TypeError` for `url` is its own refusal, not a failure to reach the server:
  * `url` is not `http:`/`https:` (nor `data:`, which needs no network), or its port is blocked and
- * the error says so (`cause`: "bad port", as undici writes it; a transport of its own that reaches
- * a blocked port fails otherwise, and is retried as any network failure).
+ * the error says so (`cause`: "bad port", as undici writes it) or, from the platform's own `fetch`
+ * (`platform`), says nothing (a browser's bare `TypeError: Failed to fetch` carries no cause); a
+ * transport of its own that reaches a blocked port fails otherwise, and is retried as any network
+ * failure.
  */
-export function fetchRefusedUrl(url: string, error: TypeError): boolean {
+export function fetchRefusedUrl(url: string, error: TypeError, platform = false): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -32,7 +34,11 @@ export function fetchRefusedUrl(url: string, error: TypeError): boolean {
   }
   if (parsed.protocol === 'data:') return false;
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return true;
-  return blockedPort(parsed) && (error.cause as { message?: unknown } | undefined)?.message === 'bad port';
+  return (
+    blockedPort(parsed) &&
+    ((platform && error.cause === undefined) ||
+      (error.cause as { message?: unknown } | null | undefined)?.message === 'bad port')
+  );
 }
 
 /** True for a URL on a port `fetch` blocks (the Fetch Standard's bad ports: SMTP, IRC, X11, …). */
@@ -54,13 +60,40 @@ const REFUSED_ANSWERS = new Set([
   '',
 ]);
 
-/** True when `fetch`'s `TypeError` is its refusal of an answer the server gave (see {@link REFUSED_ANSWERS}). */
-export function fetchRefusedAnswer(error: unknown): boolean {
+/**
+ * True when `fetch`'s `TypeError` is its refusal of an answer the server gave (see
+ * {@link REFUSED_ANSWERS}), or, for a call that asked for `redirect: 'error'`, a bare one (a
+ * browser says "Failed to fetch" with no cause for a redirect it refuses as for a lost network: a
+ * call that refuses redirects is taken at its word).
+ */
+export function fetchRefusedAnswer(error: unknown, redirect?: RequestRedirect): boolean {
   if (!(error instanceof TypeError)) return false;
   const { cause } = error;
+  if (cause === undefined) return redirect === 'error';
   return (
     cause instanceof Error &&
     (cause as { code?: unknown }).code === undefined &&
     REFUSED_ANSWERS.has(cause.message)
   );
+}
+
+/** Most bytes of body a `keepalive` request may carry (Fetch Standard: the 64 KiB in-flight keepalive quota). */
+const KEEPALIVE_QUOTA = 64 * 1024;
+
+/**
+ * True for a `keepalive` call whose body is over the quota a browser allows in flight: it refuses
+ * it, sending nothing, with a bare `TypeError` (a body of unknown length, a stream, is not judged).
+ */
+export function overKeepaliveQuota(init: RequestInit | undefined): boolean {
+  if (!init?.keepalive) return false;
+  const { body } = init;
+  const bytes =
+    typeof body === 'string'
+      ? new TextEncoder().encode(body).byteLength
+      : body instanceof Blob
+        ? body.size
+        : body instanceof ArrayBuffer || ArrayBuffer.isView(body)
+          ? body.byteLength
+          : 0;
+  return bytes > KEEPALIVE_QUOTA;
 }
