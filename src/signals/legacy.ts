@@ -69,16 +69,12 @@ function parseQuotaPolicies(value: string): QuotaPolicy[] | null {
   return policies;
 }
 
-/** A quota policy's window name: `30;w=60`, as the list writes it. */
-const policyName = (p: QuotaPolicy): string =>
-  p.windowMs === null ? `${p.quota}` : `${p.quota};w=${p.windowMs / 1000}`;
-
 /** The policy windows of the list other than the main one. */
 function extraWindows(policies: readonly QuotaPolicy[]): RateLimitPolicy[] {
   return policies
     .filter((p) => p.quota >= 0)
     .map((p) => ({
-      name: policyName(p),
+      name: p.windowMs === null ? `${p.quota}` : `${p.quota};w=${p.windowMs / 1000}`,
       quota: p.quota,
       windowMs: p.windowMs,
       remaining: null,
@@ -91,9 +87,7 @@ function extraWindows(policies: readonly QuotaPolicy[]): RateLimitPolicy[] {
 /**
  * The main window and the quota policies that describe it or sit beside it. The main window
  * takes the `w` of the first policy whose quota equals its limit; other policies become
- * windows of their own. Beside other policies, the main window takes that policy's name too:
- * the counters describe whichever window binds (`10;w=1` early, `30;w=60` once the minute is
- * spent), and each window keeps its own name, so its counters reach its own model.
+ * windows of their own.
  */
 function withPolicies(
   counters: Counters,
@@ -103,19 +97,16 @@ function withPolicies(
 ): RateLimitPolicy[] {
   const [limit] = clampPair(counters.limit, counters.remaining);
   let rest = policies;
-  let mainName = name;
   if (limit !== null) {
     const index = policies.findIndex(
       (p) => p.quota === limit && (windowMs === null || p.windowMs === windowMs),
     );
     if (index >= 0) {
-      const matched = policies[index]!;
-      windowMs ??= matched.windowMs;
+      windowMs ??= policies[index]!.windowMs;
       rest = policies.filter((_, i) => i !== index);
-      if (rest.length > 0) mainName = policyName(matched);
     }
   }
-  const main = counterWindow(mainName, DEFAULT_UNIT, counters, { windowMs });
+  const main = counterWindow(name, DEFAULT_UNIT, counters, { windowMs });
   return main === null ? extraWindows(rest) : [main, ...extraWindows(rest)];
 }
 

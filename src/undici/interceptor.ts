@@ -541,18 +541,12 @@ class AttemptHandler implements DispatchHandler {
     }
   }
 
-  /**
-   * The engine drops this answer (its retry leaves, or the call ends). A body that ended while it
-   * was held leaves its connection usable; one still coming (longer than what is read while held,
-   * or one that never ends) is aborted, as `createFetch` cancels a dropped body: read to an end that
-   * may never come, it held its connection for good, and on a `Client` the retry waited behind it.
-   */
+  /** The engine drops this answer: the rest of its body is read and ignored (the connection stays usable). */
   drop(): void {
     if (this.#state !== 'held') return;
     this.#state = 'dropped';
     this.#chunks = null;
-    if (this.#ended === null && this.#failed === null)
-      this.#controller?.abort(new Error('headway: answer dropped for its retry'));
+    if (this.#pausedToHold) this.#controller?.resume();
   }
 
   #done(): void {

@@ -11,11 +11,15 @@
  * good. On an `Agent` the call finishes on a new connection, but the refused answer's connection is
  * never released. The same server through `createFetch` (same `Client`) finishes at once.
  *
- * Fixed on 2026-12-06 (session 25): an answer dropped for its retry (or at the call's end) whose
- * body has not ended by then is aborted, as `createFetch` cancels it; one that ended while held
- * keeps its connection (`AttemptHandler.drop` in src/undici/interceptor.ts). What the text above
- * describes is how it behaved before.
+ * Open (2026-12-06, session 25, `it.fails`, README Limits). Tried the same day and taken back:
+ * aborting a dropped answer whose body had not ended by the time its retry left broke two things
+ * that dropped-short-refusal-keeps-connection.test.ts and dropped-refusal-pipelined-call-sent-
+ * twice.test.ts keep out (a short body that came after its head lost its keep-alive connection; on
+ * a pipelined `Client` the abort made undici send another request twice).
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,7 +68,7 @@ async function runFor(clock: ManualClock, done: () => boolean): Promise<void> {
 }
 
 describe('headwayInterceptor: a refusal whose body never ends, dropped for its retry', () => {
-  it('on a Client (one connection) the retry is sent and the call finishes', async () => {
+  it.fails('on a Client (one connection) the retry is sent and the call finishes', async () => {
     const { url, seen } = await endlessRefusal();
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url);
@@ -83,7 +87,7 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     expect(seen).toEqual(['/a', '/a']);
   });
 
-  it('on an Agent the refused answer’s connection is released once the call is answered', async () => {
+  it.fails('on an Agent the refused answer’s connection is released once the call is answered', async () => {
     const { url, seen, refusal } = await endlessRefusal();
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const agent = new Agent();
@@ -104,7 +108,7 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     expect(refusal.closed).toBe(true);
   });
 
-  it('on a Client, a refusal failed fast (Retry-After beyond maxRetryAfterMs) frees the connection for the next call', async () => {
+  it.fails('on a Client, a refusal failed fast (Retry-After beyond maxRetryAfterMs) frees the connection for the next call', async () => {
     const { url, seen } = await endlessRefusal('3600');
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url);

@@ -1,0 +1,135 @@
+/**
+ * An LLM-shaped server on the manual clock (no socket): a requests bucket and token buckets, each
+ * refilled continuously to full over its window (OpenAI's documented shape, as
+ * `test/support/openai-server.ts` is over HTTP). A request states what it counts in its JSON body
+ * (`{ "tokens": n }`, or `{ "input": n, "output": m }` for Anthropic's split windows); it must fit
+ * every bucket and counts in all or none. Answers carry the vendor's counters.
+ */
+import type { ManualClock } from '../../src/core/manual-clock.js';
+import { goDuration } from '../support/openai-server.js';
+
+export interface TokenLimit {
+  limit: number;
+  windowMs: number;
+}
+
+class Bucket {
+  level: number;
+  at: number;
+  constructor(
+    readonly l: TokenLimit,
+    now: number,
+  ) {
+    this.level = l.limit;
+    this.at = now;
+  }
+  read(now: number): number {
+    this.level = Math.min(this.l.limit, this.level + ((now - this.at) * this.l.limit) / this.l.windowMs);
+    this.at = now;
+    return this.level;
+  }
+  resetMs(now: number): number {
+    return ((this.l.limit - this.read(now)) * this.l.windowMs) / this.l.limit;
+  }
+  waitMs(units: number, now: number): number {
+    return Math.max(0, ((units - this.read(now)) * this.l.windowMs) / this.l.limit);
+  }
+}
+
+export interface LlmServerOptions {
+  requests: TokenLimit;
+  /** One `tokens` window (OpenAI), or Anthropic's `input-tokens` and `output-tokens`. */
+  tokens?: TokenLimit;
+  input?: TokenLimit;
+  output?: TokenLimit;
+  shape?: 'openai' | 'anthropic';
+  latencyMs?: number;
+  /** Counters of the token window(s) only on answers for which this says true. */
+  tokenCountersOn?: (index: number) => boolean;
+  /** The body of a 200 (default: a `usage` object). */
+  body?: (counted: Record<string, number>) => string;
+}
+
+export function llmServer(clock: ManualClock, o: LlmServerOptions) {
+  const shape = o.shape ?? 'openai';
+  const latencyMs = o.latencyMs ?? 10;
+  const start = clock.now();
+  const buckets: Record<string, Bucket> = { requests: new Bucket(o.requests, start) };
+  if (o.tokens) buckets.tokens = new Bucket(o.tokens, start);
+  if (o.input) buckets['input-tokens'] = new Bucket(o.input, start);
+  if (o.output) buckets['output-tokens'] = new Bucket(o.output, start);
+  const log: Array<{ at: number; status: number; counted: Record<string, number> }> = [];
+  let index = 0;
+
+  const headers = (now: number, i: number): Record<string, string> => {
+    const h: Record<string, string> = { 'content-type': 'application/json' };
+    for (const [unit, b] of Object.entries(buckets)) {
+      if (unit !== 'requests' && o.tokenCountersOn && !o.tokenCountersOn(i)) continue;
+      const remaining = String(Math.max(0, Math.floor(b.read(now))));
+      if (shape === 'openai') {
+        h[`x-ratelimit-limit-${unit}`] = String(b.l.limit);
+        h[`x-ratelimit-remaining-${unit}`] = remaining;
+        h[`x-ratelimit-reset-${unit}`] = goDuration(b.resetMs(now));
+      } else {
+        h[`anthropic-ratelimit-${unit}-limit`] = String(b.l.limit);
+        h[`anthropic-ratelimit-${unit}-remaining`] = remaining;
+        h[`anthropic-ratelimit-${unit}-reset`] = new Date(
+          Math.ceil((clock.wallNow() + b.resetMs(now)) / 1000) * 1000,
+        )
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z');
+      }
+    }
+    return h;
+  };
+
+  const fetch = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const i = index++;
+    const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, number>;
+    const counted: Record<string, number> = { requests: 1 };
+    if (buckets.tokens) counted.tokens = body.tokens ?? (body.input ?? 0) + (body.output ?? 0);
+    if (buckets['input-tokens']) counted['input-tokens'] = body.input ?? 0;
+    if (buckets['output-tokens']) counted['output-tokens'] = body.output ?? 0;
+    await clock.sleep(latencyMs / 2);
+    const now = clock.now();
+    const wait = Math.max(...Object.entries(counted).map(([u, n]) => buckets[u]!.waitMs(n, now)));
+    if (wait > 0) {
+      log.push({ at: now, status: 429, counted });
+      const h = headers(now, i);
+      await clock.sleep(latencyMs / 2);
+      return new Response(JSON.stringify({ error: { code: 'rate_limit_exceeded' } }), {
+        status: 429,
+        headers: {
+          ...h,
+          'retry-after-ms': String(Math.ceil(wait)),
+          'retry-after': String(Math.ceil(wait / 1000)),
+        },
+      });
+    }
+    for (const [u, n] of Object.entries(counted)) buckets[u]!.level -= n;
+    log.push({ at: now, status: 200, counted });
+    const h = headers(now, i);
+    await clock.sleep(latencyMs / 2);
+    const usage =
+      shape === 'openai'
+        ? { total_tokens: counted.tokens }
+        : {
+            input_tokens: counted['input-tokens'] ?? body.input,
+            output_tokens: counted['output-tokens'] ?? body.output,
+          };
+    return new Response(o.body ? o.body(counted) : JSON.stringify({ usage }), { status: 200, headers: h });
+  };
+  return {
+    fetch,
+    log,
+    refused: () => log.filter((e) => e.status === 429).length,
+    admitted: () => log.filter((e) => e.status === 200).length,
+  };
+}
+
+/** A JSON POST stating what it counts. */
+export const post = (body: Record<string, number>): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
