@@ -11,24 +11,14 @@
  * blocked port is fetch's refusal, as undici's "bad port" is (`fetchRefusedUrl`). What the text
  * above describes is how it behaved before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BundlePage, bundlePage } from '../support/browser-page.js';
-import { chromiumPath, noChromium } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { bundlePageForTests } from '../support/browser-page.js';
 
-const chromium = chromiumPath();
-if (!chromium) console.warn(noChromium);
-
-let browser: BundlePage | undefined;
-beforeAll(async () => {
-  if (chromium) browser = await bundlePage(chromium);
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const { chromium, page } = bundlePageForTests();
 
 describe('the browser bundle, a URL on a port the browser blocks', () => {
   it.skipIf(!chromium)('rejects as fetch does, unretried, no attempt counted, no outage', async () => {
-    const result = await browser!.page.evaluate(async () => {
+    const result = await page().evaluate(async () => {
       // biome-ignore lint/suspicious/noExplicitAny: the bundle's global, in the page
       const headway = (globalThis as any).Headway;
       // A fixed jitter: the backoff and the gate's spread do not depend on luck.

@@ -13,29 +13,14 @@
  * sends through the `fetch` it replaced when that global is the client itself (src/client/create-
  * fetch.ts). What the text above describes is how it behaved before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type BundlePage, bundlePage } from '../support/browser-page.js';
-import { chromiumPath, noChromium } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { bundlePageForTests } from '../support/browser-page.js';
 
-const chromium = chromiumPath();
-if (!chromium) console.warn(noChromium);
-
-let browser: BundlePage | undefined;
-let api: RunningServer | undefined;
-beforeAll(async () => {
-  if (!chromium) return;
-  api = await startServer({ rate: 100, burst: 20 });
-  browser = await bundlePage(chromium);
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-  await api?.close();
-});
+const { chromium, page, api } = bundlePageForTests({ rate: 100, burst: 20 });
 
 describe('the browser bundle installed as the page’s fetch', () => {
   it.skipIf(!chromium)('window.fetch = createFetch(): a call is answered, not left pending', async () => {
-    const out = await browser!.page.evaluate(async (url) => {
+    const out = await page().evaluate(async (url) => {
       // biome-ignore lint/suspicious/noExplicitAny: the bundle's global, in the page
       const headway = (globalThis as any).Headway;
       const platform = globalThis.fetch;
@@ -55,7 +40,7 @@ describe('the browser bundle installed as the page’s fetch', () => {
       } finally {
         globalThis.fetch = platform;
       }
-    }, `${api!.url}/items`);
+    }, `${api().url}/items`);
     expect(out.result).not.toBe('pending after 5 s');
   });
 });

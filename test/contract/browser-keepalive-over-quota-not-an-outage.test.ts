@@ -13,29 +13,14 @@
  * the 64 KiB quota is fetch's refusal (`overKeepaliveQuota` in src/client/fetch-refusals.ts). What
  * the text above describes is how it behaved before.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
-import { type BundlePage, bundlePage } from '../support/browser-page.js';
-import { chromiumPath, noChromium } from '../support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { bundlePageForTests } from '../support/browser-page.js';
 
-const chromium = chromiumPath();
-if (!chromium) console.warn(noChromium);
-
-let browser: BundlePage | undefined;
-let api: RunningServer | undefined;
-beforeAll(async () => {
-  if (!chromium) return;
-  api = await startServer({ rate: 100, burst: 20 });
-  browser = await bundlePage(chromium);
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-  await api?.close();
-});
+const { chromium, page, api } = bundlePageForTests({ rate: 100, burst: 20 });
 
 describe('the browser bundle, a keepalive body over the browser’s quota', () => {
   it.skipIf(!chromium)('rejects as fetch does: no retry, no outage for the API', async () => {
-    const out = await browser!.page.evaluate(async (url) => {
+    const out = await page().evaluate(async (url) => {
       const init = { method: 'PUT', body: 'x'.repeat(70_000), keepalive: true };
       const failure = (p: Promise<Response>) =>
         p.then(
@@ -52,7 +37,7 @@ describe('the browser bundle, a keepalive body over the browser’s quota', () =
       const result = await failure(paced(url, init));
       const stats = paced.stats()[0];
       return { plain, result, retries, sent: stats.sent, gate: stats.gate.reason };
-    }, `${api!.url}/items`);
+    }, `${api().url}/items`);
     expect(out.plain).toBe('TypeError');
     expect(out.result).toBe('TypeError');
     expect({ retries: out.retries, sent: out.sent, gate: out.gate }).toEqual({

@@ -6,8 +6,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { clientBundle } from '../../src/cli/demo/bundle.js';
-import { launchChromium } from './chromium.js';
+import { type RunningServer, startServer } from '../../src/server/index.js';
+import { chromiumPath, launchChromium, noChromium } from './chromium.js';
 
 export interface BundlePage {
   page: Page;
@@ -59,4 +61,38 @@ export async function bundlePage(chromium: string, routes: Record<string, Route>
     server.closeAllConnections();
     throw error;
   }
+}
+
+/** What {@link bundlePageForTests} made for a file's tests: read inside a test, once they started. */
+export interface PageForTests {
+  /** Chromium's path, or `undefined` (the tests skip: `it.skipIf(!chromium)`). */
+  chromium: string | undefined;
+  page(): Page;
+  /** The reference server (another origin), when one was asked for. */
+  api(): RunningServer;
+}
+
+/**
+ * The bundle page for the tests of one file, opened before them and closed after; with `server`,
+ * a reference server of those options too. Without Chromium, nothing is made and one line says why.
+ */
+export function bundlePageForTests(server?: Parameters<typeof startServer>[0]): PageForTests {
+  const chromium = chromiumPath();
+  if (!chromium) console.warn(noChromium);
+  let browser: BundlePage | undefined;
+  let api: RunningServer | undefined;
+  beforeAll(async () => {
+    if (!chromium) return;
+    if (server) api = await startServer(server);
+    browser = await bundlePage(chromium);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+  return {
+    chromium,
+    page: () => (browser as BundlePage).page,
+    api: () => api as RunningServer,
+  };
 }
