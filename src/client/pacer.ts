@@ -183,8 +183,6 @@ export class Pacer {
   #attempts = 0;
   /** Units in flight, per unit. */
   readonly #inFlightUnits = new UnitCounts();
-  /** Calls in flight that booked units in each unit other than requests (see {@link Pacer.#unbooked}). */
-  readonly #callsBooking = new UnitCounts();
   /** Cumulative units sent, per unit. */
   readonly #sent = new UnitCounts();
   /** Scratch: units in flight per unit before the ticket being released was (see `#release`; only its units are current). */
@@ -340,17 +338,6 @@ export class Pacer {
     return this.#inFlightUnits.get(unit) ?? 0;
   }
 
-  /**
-   * What the calls in flight that booked nothing in `unit` cost there, at its learned cost: sent
-   * before its window appeared or its cost was learned, they are counted by the server all the
-   * same (an unconfigured key's first calls, read as free, let a batch spend the tokens they used).
-   */
-  #unbooked(unit: string): number {
-    if (unit === REQUESTS) return 0;
-    const calls = this.#inFlight - (this.#callsBooking.get(unit) ?? 0);
-    return calls > 0 ? (this.#learned.cost(unit) ?? 0) * calls : 0;
-  }
-
   /** A configured bucket paces requests itself: a request track governs it only once it contradicted a bucket. */
   #governs(unit: string, track: Track): boolean {
     return !this.#configured || unit !== REQUESTS || trackGovernsConfigured(track);
@@ -399,8 +386,6 @@ export class Pacer {
       for (const unit in booked) {
         this.#sent.set(unit, marks[unit] as number);
         this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
-        if (unit !== REQUESTS && (booked[unit] as number) > 0)
-          this.#callsBooking.set(unit, (this.#callsBooking.get(unit) ?? 0) + 1);
       }
     if (probe) this.#probing = true;
     this.#inFlight++;
@@ -485,16 +470,11 @@ export class Pacer {
         const inFlight = this.#inFlightIn(unit);
         before.set(unit, inFlight);
         this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
-        if (unit !== REQUESTS && (ticket.costs[unit] as number) > 0)
-          this.#callsBooking.set(unit, Math.max(0, (this.#callsBooking.get(unit) ?? 0) - 1));
       }
     this.#inFlight--;
     // Fractional costs (learned tokens) added and taken back leave float residue: none is in
     // flight when no call is, and a model told otherwise would wait for an answer that never comes.
-    if (this.#inFlight === 0) {
-      this.#inFlightUnits.clear();
-      this.#callsBooking.clear();
-    }
+    if (this.#inFlight === 0) this.#inFlightUnits.clear();
     if (ticket.probe) this.#probing = false;
     const seen = this.#seen;
     seen.at = now;
@@ -596,12 +576,9 @@ export class Pacer {
     // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
     seen.mark = ticket.marks[unit] ?? this.#sent.get(unit) ?? 0;
     seen.cost = ticket.costs[unit] ?? 0;
-    const unbooked = this.#unbooked(unit);
-    seen.inFlight = this.#inFlightIn(unit) + unbooked;
+    seen.inFlight = this.#inFlightIn(unit);
     seen.inFlightBefore =
-      ticket.costs[unit] === undefined
-        ? seen.inFlight
-        : (this.#releasedFrom.get(unit) ?? this.#inFlightIn(unit)) + unbooked;
+      ticket.costs[unit] === undefined ? seen.inFlight : (this.#releasedFrom.get(unit) ?? seen.inFlight);
     seen.window = window ?? null;
     seen.statedRate = window && signal ? statedRate(window, signal) : null;
     return seen;

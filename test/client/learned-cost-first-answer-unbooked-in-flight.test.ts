@@ -11,10 +11,16 @@
  * more calls into the 26,000 really left. Counting the calls in flight at the cost just learned
  * keeps the batch within the window.
  *
- * Fixed on 2026-12-06 (session 25): an answer's reading of a window counts the calls in flight
- * that booked nothing in its unit at the unit's learned cost (`Pacer.#unbooked`). What the text
- * above describes is how it behaved before.
+ * Open (2026-12-06, session 25, `it.fails`, README Token quotas). Tried the same day and taken
+ * back: counting the calls in flight that booked nothing in a unit at its learned cost stopped
+ * these refusals, but the first sample is high by design when another client has spent part of the
+ * window, and the key then stalled for 100 s, or learned its refill from a wrong starting point
+ * and waited 200 s for one call (learned-cost-high-first-sample-unbooked-stall.test.ts and
+ * learned-cost-unbooked-rate-misread-stall.test.ts keep it out).
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
@@ -24,7 +30,7 @@ import { llmServer, post } from './token-fake-server.js';
 const URL_A = 'http://127.0.0.1:9/v1/chat/completions';
 
 describe('learned token cost: the calls sent before it was known', () => {
-  it('a batch of 60 unconfigured calls is not refused once the first answers teach the cost', async () => {
+  it.fails('a batch of 60 unconfigured calls is not refused once the first answers teach the cost', async () => {
     const clock = new ManualClock();
     // OpenAI's shape: 500 RPM, 30,000 TPM (buckets refilled continuously), answers in 500 ms.
     const server = llmServer(clock, {
