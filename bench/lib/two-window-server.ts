@@ -14,8 +14,10 @@ import {
   type AlgorithmName,
   type AlgorithmState,
   algorithms,
+  type Decision,
   dialects,
   type Policy,
+  type ResolvedPolicy,
   resolvePolicy,
 } from 'headway/server';
 import { systemClock } from '../../src/core/clock.js';
@@ -30,6 +32,37 @@ export interface NamedPolicy {
   policy: Policy;
 }
 
+/** One request's verdict under every policy: whether all admitted it, and each policy's decision. */
+export interface EveryTake {
+  allowed: boolean;
+  decisions: Decision[];
+  /** The longest wait of the policies that refused (0 when all admitted it). */
+  retryAfterMs: number;
+}
+
+/**
+ * Takes one unit of every policy at `now` (`states` updated in place): counted by them all or by
+ * none. A refusal adds nothing, so a refused take's state (refill, roll-over) is kept; a take that
+ * would have passed is dropped when another policy refused, and its count shown as before it.
+ */
+export function takeEvery(
+  resolved: readonly ResolvedPolicy[],
+  states: AlgorithmState[],
+  now: number,
+): EveryTake {
+  const takes = resolved.map((p, i) => algorithms[p.limit.algorithm].take(states[i], p.limit, now, 1));
+  const allowed = takes.every((t) => t.decision.allowed);
+  let retryAfterMs = 0;
+  const decisions = takes.map((t, i) => {
+    if (allowed || !t.decision.allowed) states[i] = t.state;
+    if (!t.decision.allowed) retryAfterMs = Math.max(retryAfterMs, t.decision.retryAfterMs);
+    return allowed || !t.decision.allowed
+      ? t.decision
+      : { ...t.decision, remaining: Math.min(t.decision.limit, t.decision.remaining + 1) };
+  });
+  return { allowed, decisions, retryAfterMs };
+}
+
 /** Starts a node:http server on loopback that enforces every policy of `policies` on one key. */
 export function startMultiPolicyServer(policies: readonly NamedPolicy[]): Promise<BenchServer> {
   const resolved = policies.map((p) => resolvePolicy({ ...p.policy, name: p.name }, p.algorithm));
@@ -39,17 +72,9 @@ export function startMultiPolicyServer(policies: readonly NamedPolicy[]): Promis
     const clockNow = systemClock.now();
     origin ??= clockNow;
     const now = clockNow - origin;
-    const takes = resolved.map((p, i) => algorithms[p.limit.algorithm].take(states[i], p.limit, now, 1));
-    const allowed = takes.every((t) => t.decision.allowed);
+    const { allowed, decisions, retryAfterMs } = takeEvery(resolved, states, now);
     const fields = new Map<string, string[]>();
-    takes.forEach((t, i) => {
-      // A refusal adds nothing, so a refused take's state (refill, roll-over) is kept; a take that
-      // would have passed is dropped when another policy refused, and its count shown as before it.
-      if (allowed || !t.decision.allowed) states[i] = t.state;
-      const decision =
-        allowed || !t.decision.allowed
-          ? t.decision
-          : { ...t.decision, remaining: Math.min(t.decision.limit, t.decision.remaining + 1) };
+    decisions.forEach((decision, i) => {
       const input = { policy: resolved[i]!, decision, wallNowMs: systemClock.wallNow() };
       for (const [name, value] of dialects.ietf(input))
         fields.set(name, [...(fields.get(name) ?? []), value]);
@@ -59,8 +84,7 @@ export function startMultiPolicyServer(policies: readonly NamedPolicy[]): Promis
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       return;
     }
-    const waitMs = Math.max(...takes.filter((t) => !t.decision.allowed).map((t) => t.decision.retryAfterMs));
-    const retryAfterSeconds = Math.max(1, seconds(waitMs));
+    const retryAfterSeconds = Math.max(1, seconds(retryAfterMs));
     res
       .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retryAfterSeconds) })
       .end(JSON.stringify({ error: 'rate_limited', retryAfterSeconds }));

@@ -6,23 +6,14 @@
  * the client: `all` (every policy in `RateLimit`), `binding` (`RateLimit-Policy` lists every policy,
  * `RateLimit` only the one with the fewest units left, as the IETF draft lets a server do).
  */
+
+import { type NamedPolicy, takeEvery } from '../../bench/lib/two-window-server.js';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { seconds } from '../../src/server/headers/quota.js';
-import {
-  type AlgorithmName,
-  type AlgorithmState,
-  algorithms,
-  dialects,
-  type Policy,
-  resolvePolicy,
-} from '../../src/server/index.js';
+import { type AlgorithmState, dialects, resolvePolicy } from '../../src/server/index.js';
 
-export interface NamedPolicy {
-  name: string;
-  algorithm: AlgorithmName;
-  policy: Policy;
-}
+export type { NamedPolicy };
 
 export interface MultiWindowOptions {
   mode?: 'all' | 'binding' | 'draft-6';
@@ -45,8 +36,7 @@ export function multiWindowServer(
   const fetch = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     await clock.sleep(oneWayMs);
     const now = clock.now() - origin;
-    const takes = resolved.map((p, i) => algorithms[p.limit.algorithm].take(states[i], p.limit, now, 1));
-    const allowed = takes.every((t) => t.decision.allowed);
+    const { allowed, decisions, retryAfterMs } = takeEvery(resolved, states, now);
     const policyItems: string[] = [];
     const counterItems: Array<{
       value: string;
@@ -55,12 +45,7 @@ export function multiWindowServer(
       limit: number;
       q: string;
     }> = [];
-    takes.forEach((t, i) => {
-      if (allowed || !t.decision.allowed) states[i] = t.state;
-      const decision =
-        allowed || !t.decision.allowed
-          ? t.decision
-          : { ...t.decision, remaining: Math.min(t.decision.limit, t.decision.remaining + 1) };
+    decisions.forEach((decision, i) => {
       const input = { policy: resolved[i]!, decision, wallNowMs: clock.wallNow() };
       for (const [name, value] of dialects.ietf(input)) {
         if (name.toLowerCase() === 'ratelimit-policy') policyItems.push(value);
@@ -89,12 +74,7 @@ export function multiWindowServer(
       headers.set('ratelimit', (mode === 'all' ? counterItems : [binding]).map((c) => c.value).join(', '));
     }
     (allowed ? admittedAt : refusedAt).push(now);
-    if (!allowed) {
-      const waitMs = Math.max(
-        ...takes.filter((t) => !t.decision.allowed).map((t) => t.decision.retryAfterMs),
-      );
-      headers.set('retry-after', String(Math.max(1, seconds(waitMs))));
-    }
+    if (!allowed) headers.set('retry-after', String(Math.max(1, seconds(retryAfterMs))));
     await clock.sleep(oneWayMs);
     if (init?.signal?.aborted) throw init.signal.reason;
     return new Response(null, { status: allowed ? 200 : 429, headers });
