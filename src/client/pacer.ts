@@ -183,6 +183,8 @@ export class Pacer {
   #attempts = 0;
   /** Units in flight, per unit. */
   readonly #inFlightUnits = new UnitCounts();
+  /** Calls in flight that booked units in each unit other than requests (see `Observation.unmarked`). */
+  readonly #callsBooking = new UnitCounts();
   /** Cumulative units sent, per unit. */
   readonly #sent = new UnitCounts();
   /** Scratch: units in flight per unit before the ticket being released was (see `#release`; only its units are current). */
@@ -201,6 +203,7 @@ export class Pacer {
     outcome: 'answered',
     retryAfterMs: null,
     statedPolicy: false,
+    unmarked: 0,
     window: null,
     statedRate: null,
   };
@@ -386,6 +389,8 @@ export class Pacer {
       for (const unit in booked) {
         this.#sent.set(unit, marks[unit] as number);
         this.#inFlightUnits.set(unit, this.#inFlightIn(unit) + (booked[unit] as number));
+        if (unit !== REQUESTS && (booked[unit] as number) > 0)
+          this.#callsBooking.set(unit, (this.#callsBooking.get(unit) ?? 0) + 1);
       }
     if (probe) this.#probing = true;
     this.#inFlight++;
@@ -470,11 +475,16 @@ export class Pacer {
         const inFlight = this.#inFlightIn(unit);
         before.set(unit, inFlight);
         this.#inFlightUnits.set(unit, Math.max(0, inFlight - (ticket.costs[unit] as number)));
+        if (unit !== REQUESTS && (ticket.costs[unit] as number) > 0)
+          this.#callsBooking.set(unit, Math.max(0, (this.#callsBooking.get(unit) ?? 0) - 1));
       }
     this.#inFlight--;
     // Fractional costs (learned tokens) added and taken back leave float residue: none is in
     // flight when no call is, and a model told otherwise would wait for an answer that never comes.
-    if (this.#inFlight === 0) this.#inFlightUnits.clear();
+    if (this.#inFlight === 0) {
+      this.#inFlightUnits.clear();
+      this.#callsBooking.clear();
+    }
     if (ticket.probe) this.#probing = false;
     const seen = this.#seen;
     seen.at = now;
@@ -581,6 +591,10 @@ export class Pacer {
       ticket.costs[unit] === undefined ? seen.inFlight : (this.#releasedFrom.get(unit) ?? seen.inFlight);
     seen.window = window ?? null;
     seen.statedRate = window && signal ? statedRate(window, signal) : null;
+    seen.unmarked =
+      unit === REQUESTS
+        ? 0
+        : this.#inFlight - (this.#callsBooking.get(unit) ?? 0) + ((ticket.costs[unit] ?? 0) > 0 ? 0 : 1);
     return seen;
   }
 

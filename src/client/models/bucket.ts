@@ -205,6 +205,12 @@ function trackDryness(s: BucketModelState, o: Observation, remaining: number): v
 }
 
 function estimate(s: BucketModelState, o: Observation, remaining: number, limit: number | null): void {
+  // Calls in no mark of the unit (sent before its cost was known) spent units the marks do not
+  // show: a span across them reads their units as refill never given. Measure afresh after them.
+  if (o.unmarked > 0) {
+    s.anchor = null;
+    return;
+  }
   const anchor = s.anchor;
   const nearFull = limit !== null && remaining >= limit - 1;
   // A full bucket hides refill (it was clamped): start measuring from here.

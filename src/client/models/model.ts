@@ -44,6 +44,11 @@ export interface Observation {
   statedRate: number | null;
   /** The window's `quota` is an IETF policy quota (`q` per `w`: a rate), not the window's limit. */
   statedPolicy: boolean;
+  /**
+   * Calls the server counted or may count in this window that are in no mark of its unit: sent
+   * before its window appeared or its cost was known (booked at 0), the answered one included.
+   */
+  unmarked: number;
 }
 
 /**
