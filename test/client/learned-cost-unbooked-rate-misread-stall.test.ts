@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { runUntilSettled } from './fake-server.js';
-import { llmServer, post } from './token-fake-server.js';
+import { llmServer, lowestTokenRate, post } from './token-fake-server.js';
 
 const URL_A = 'http://127.0.0.1:9/v1/chat/completions';
 
@@ -39,20 +39,10 @@ describe('learned token cost: the calls sent before it was known, and the learne
       for (let i = 0; i < 20; i++) await fetch(URL_A, post({ tokens: 1000 }));
       end = Math.max(end, clock.now());
     };
-    let lowestRate = Number.POSITIVE_INFINITY;
-    let done = false;
-    const watch = (async () => {
-      while (!done) {
-        await clock.sleep(1000);
-        const learned = fetch.stats()[0]?.learned;
-        if (learned?.unit === 'tokens' && learned.rate !== null)
-          lowestRate = Math.min(lowestRate, learned.rate);
-      }
-    })();
-    const jobs = Promise.all(Array.from({ length: 8 }, caller)).then(() => {
-      done = true;
-    });
-    await runUntilSettled(clock, [jobs, watch], 20, 7_200_000);
+    const jobs = Promise.all(Array.from({ length: 8 }, caller));
+    const watch = lowestTokenRate(clock, fetch, jobs);
+    await runUntilSettled<unknown>(clock, [jobs, watch], 20, 7_200_000);
+    const lowestRate = await watch;
     expect(server.admitted()).toBe(160);
     const admitted = server.log.filter((e) => e.status === 200).map((e) => e.at);
     let longestGap = 0;

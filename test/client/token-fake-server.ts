@@ -133,3 +133,25 @@ export const post = (body: Record<string, number>): RequestInit => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+/**
+ * The lowest token refill rate `fetch` reports learned, read once a second on `clock` until `jobs`
+ * settle: resolves with it (`Infinity` when none was learned) once they did.
+ */
+export async function lowestTokenRate(
+  clock: ManualClock,
+  fetch: { stats(): Array<{ learned: { unit: string; rate: number | null } }> },
+  jobs: Promise<unknown>,
+): Promise<number> {
+  let done = false;
+  void jobs.finally(() => {
+    done = true;
+  });
+  let lowest = Number.POSITIVE_INFINITY;
+  while (!done) {
+    await clock.sleep(1000);
+    const learned = fetch.stats()[0]?.learned;
+    if (learned?.unit === 'tokens' && learned.rate !== null) lowest = Math.min(lowest, learned.rate);
+  }
+  return lowest;
+}
