@@ -9,6 +9,7 @@ import { Engine, type EngineEvents, type Transport } from './engine.js';
 import { fetchRefusedAnswer, fetchRefusedUrl, overKeepaliveQuota } from './fetch-refusals.js';
 import type { ClientOptions, FetchLike, HeadwayInit } from './options.js';
 import { describeRequest, isReplayable, isRequest } from './request.js';
+import { untilBodyEnd } from './streamed-answer.js';
 import { type WatchedBody, watchBody } from './watched-body.js';
 
 /** The function `createFetch` returns: `fetch`'s signature, plus events and stats. */
@@ -102,6 +103,7 @@ export function createFetch(options: ClientOptions = {}): HeadwayFetch {
       },
       discard: cancelBody,
       response: asIs,
+      untilBodyEnd,
       refused: (error) => refusedArguments(error, input, init, platform),
       notServerFault: (error) =>
         fetchRefusedAnswer(error, platform ? redirectOf(input, init) : undefined) ||

@@ -22,6 +22,7 @@ import type { Delay } from './pacer.js';
 import { isIdempotent } from './request.js';
 import type { RetryReason } from './retry-policy.js';
 import { isRetryable, retryReason } from './retry-policy.js';
+import { isEventStream } from './streamed-answer.js';
 import { statusOf, type Verdict, verdictOf } from './verdict.js';
 
 /**
@@ -83,6 +84,17 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
     this.#call.dispose();
     if (this.#retryOwed) this.#lane.budget.refund();
     this.#lane.callEnded();
+  }
+
+  /**
+   * The answer the call returns. An event stream, on a key that bounds its calls in flight, holds
+   * its place until its body ends (see `streamed-answer.ts`): the one place that decides it.
+   */
+  #returning(answer: A): A {
+    const untilBodyEnd = this.#transport.untilBodyEnd;
+    const lane = this.#lane;
+    if (untilBodyEnd === undefined || !lane.boundsInFlight || !isEventStream(answer.headers)) return answer;
+    return untilBodyEnd.call(this.#transport, answer, lane.openStream());
   }
 
   #asResponse(answer: A | undefined): Response | undefined {
@@ -249,6 +261,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
       return false;
     }
     if (delay === null) {
+      this.#returning(answer);
       this.#end();
       return true;
     }
@@ -320,7 +333,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
             }
           } else ticket = next;
         } catch (error) {
-          if (last !== undefined && this.#retryStopped(error, last)) return last;
+          if (last !== undefined && this.#retryStopped(error, last)) return this.#returning(last);
           throw error;
         }
         next = null;
@@ -354,7 +367,7 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
           answer === undefined
             ? this.#afterFailure(ticket, attempt, failure)
             : this.#afterAnswer(ticket, answer);
-        if (retryIn === null) return answer as A;
+        if (retryIn === null) return this.#returning(answer as A);
         last = answer;
         await this.#backOff(retryIn);
       }

@@ -50,6 +50,12 @@ export interface Transport<A extends RateLimitResponse> {
    * deliver it. Used for a call's first attempt when it may go at once; `send` for the others.
    */
   dispatch?(signal: AbortSignal | undefined, attempt: AttemptSink<A>): void;
+  /**
+   * The answer as the caller gets it, with `close` called once when its body ends (or fails, or is
+   * cancelled): an event stream the engine returns holds its place among the key's calls in flight
+   * until then. A face that can `dispatch` returns `answer` itself. Without it, no answer holds a place.
+   */
+  untilBodyEnd?(answer: A, close: () => void): A;
 }
 
 /** Where a face reports the end of an attempt sent with {@link Transport.dispatch}. */

@@ -131,6 +131,28 @@ export class KeyLane {
     return gated + (Number.isFinite(ms) ? ms : 0);
   }
 
+  /** True when the key bounds its calls in flight (`maxConcurrent`, or a fleet's share). */
+  get boundsInFlight(): boolean {
+    return this.#pacer.boundsInFlight;
+  }
+
+  /**
+   * A call returns an answer whose body streams on (an event stream) on a key that
+   * {@link boundsInFlight}: the answer holds its place until the function returned is called
+   * (when the body ends, fails or is cancelled; only the first call counts).
+   */
+  openStream(): () => void {
+    const pacer = this.#pacer;
+    pacer.streamOpened();
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      pacer.streamClosed();
+      this.#line.notify();
+    };
+  }
+
   /** A call's answer settled what it cost (its usage). */
   settleCost(ticket: Ticket, costs: Costs): void {
     this.#pacer.settleCost(ticket, costs);

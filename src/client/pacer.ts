@@ -6,8 +6,9 @@
  * - **Gate** ({@link Gate}): closed by a retry hint or an outage backoff; every call waits.
  * - **Outage**: after a 5xx or a network error, one probe at a time tests the server while the
  *   other calls wait; the first answer ends the outage.
- * - **In flight**: at most `maxInFlight` calls; before anything is known about the server, a small
- *   window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
+ * - **In flight**: at most `maxInFlight` calls, an event stream still open counting as one (see
+ *   {@link Pacer.streamOpened}); before anything is known about the server, a small window of calls
+ *   (halved by a refusal, grown by an answer) so a first burst cannot drain it.
  * - **Concurrency** ({@link ./models/concurrency.ts}): a cap on the calls in flight learned from
  *   refusals that came while others were in flight, a gradual reopening after a retry hint, and a
  *   limit on the calls per period learned from refusals the window's counters do not explain.
@@ -179,6 +180,8 @@ export class Pacer {
   readonly gate: Gate;
   readonly #random: Random;
   #inFlight = 0;
+  /** Answers returned whose event stream is still open: they hold a place of `maxInFlight`. */
+  #openStreams = 0;
   /** Attempts granted (and not given back). */
   #attempts = 0;
   /** Units in flight, per unit. */
@@ -249,6 +252,28 @@ export class Pacer {
     return this.#inFlight;
   }
 
+  /**
+   * True when the key bounds its calls in flight (`maxConcurrent`, or a fleet's share): an answer
+   * returned as an event stream then holds its place until its body ends.
+   */
+  get boundsInFlight(): boolean {
+    return this.#options.maxInFlight !== Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * An answer was returned whose body streams on (Server-Sent Events): until {@link streamClosed},
+   * it takes one place of `maxInFlight`, as a call in flight does. The server models still count
+   * the call answered at its head (what a server's refusals and counters describe).
+   */
+  streamOpened(): void {
+    this.#openStreams++;
+  }
+
+  /** A stream {@link streamOpened} counted ended (its body ended, failed or was cancelled). */
+  streamClosed(): void {
+    this.#openStreams--;
+  }
+
   /** True while the server looks down (an outage the first answer ends). */
   get inOutage(): boolean {
     return this.#outageFailures > 0;
@@ -269,7 +294,7 @@ export class Pacer {
    * `backoff.capMs`, and nothing sent since to test it: what it knew of the server is that old).
    */
   atRest(now: number): boolean {
-    if (this.#inFlight > 0) return false;
+    if (this.#inFlight > 0 || this.#openStreams > 0) return false;
     if (this.#outageFailures > 0 && now - this.gate.opensAt < this.#options.backoff.capMs) return false;
     const configured = this.#configured;
     if (configured && bucketModel.delay(configured, configured.burst ?? 1, now, 0) > 0) return false;
@@ -291,7 +316,7 @@ export class Pacer {
       const paced = this.#options.paced ? this.#paceDelay(cost, now) : GO;
       return paced.ms > 0 ? paced : OUTAGE_PROBE;
     }
-    if (this.#inFlight >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
+    if (this.#inFlight + this.#openStreams >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
     const secondaryMs = concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight);
     if (secondaryMs === Number.POSITIVE_INFINITY) return WAIT_FOR_ANSWER;
     if (secondaryMs > 0) return { ms: secondaryMs, reason: 'pacing', probe: false, window: null };

@@ -276,6 +276,12 @@ class PacedCall
     answer.drop();
   }
 
+  /** The answer's `close` is called when its body ends or fails (see {@link AttemptHandler.onceEnded}). */
+  untilBodyEnd(answer: AttemptHandler, close: () => void): AttemptHandler {
+    answer.onceEnded(close);
+    return answer;
+  }
+
   /** The caller's stream body failed: the attempt's failure is the caller's doing. */
   notServerFault(error: unknown): boolean {
     const failure = this.#bodyFailure;
@@ -333,6 +339,8 @@ class AttemptHandler implements DispatchHandler {
   #abortedWith: Error | null = null;
   /** Listens to `signal`; made only when there is one. */
   #onAbort: (() => void) | null = null;
+  /** Called once the answer's body ends or fails (see {@link onceEnded}). */
+  #onEnded: (() => void) | null = null;
 
   constructor(
     downstream: DispatchHandler,
@@ -351,6 +359,15 @@ class AttemptHandler implements DispatchHandler {
       this.#onAbort = () => this.abort(abortReason(signal));
       signal.addEventListener('abort', this.#onAbort, { once: true });
     }
+  }
+
+  /**
+   * Calls `close` when the answer's body has ended or failed upstream (at once if it has): the
+   * server is done with the call then, whether or not the caller has read it all.
+   */
+  onceEnded(close: () => void): void {
+    if (this.#ended !== null || this.#failed !== null) close();
+    else this.#onEnded = close;
   }
 
   /** The next dispatcher threw: the attempt failed before its head (if it was not reported yet). */
@@ -551,6 +568,11 @@ class AttemptHandler implements DispatchHandler {
 
   #done(): void {
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
+    const ended = this.#onEnded;
+    if (ended !== null) {
+      this.#onEnded = null;
+      ended();
+    }
   }
 }
 
