@@ -27,6 +27,7 @@ import {
 import type { ClientOptions } from '../client/options.js';
 import type { RequestDescription } from '../client/request.js';
 import { append } from '../core/append.js';
+import type { Clock } from '../core/clock.js';
 import { invalid } from '../core/validate.js';
 import { withSingleContentLength } from './content-length.js';
 
@@ -92,6 +93,8 @@ class PacedCall
   #delivering: AttemptHandler | null = null;
   /** What the caller's stream body failed with, once it did (the caller's doing, not an outage). */
   #bodyFailure: { error: unknown } | null = null;
+  /** Answers dropped for a retry whose body had not ended then (see {@link AttemptHandler.drop}). */
+  #dropped: AttemptHandler[] | null = null;
 
   constructor(
     engine: Engine,
@@ -224,14 +227,29 @@ class PacedCall
    */
   deliver(answer: AttemptHandler): void {
     if (this.#reason !== null) {
-      answer.drop();
-      this.#fail(this.#reason);
-    } else answer.deliver();
+      this.discard(answer);
+      this.fail(this.#reason);
+      return;
+    }
+    this.#releaseDropped();
+    answer.deliver();
   }
 
   /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
   fail(error: unknown): void {
+    this.#releaseDropped();
     this.#fail(error);
+  }
+
+  /**
+   * The call has ended: an answer it dropped whose body has still not ended is aborted, so its
+   * connection is freed (a body that never ends would hold it for good).
+   */
+  #releaseDropped(): void {
+    const dropped = this.#dropped;
+    if (dropped === null) return;
+    this.#dropped = null;
+    for (const answer of dropped) answer.abortDropped();
   }
 
   #fail(error: unknown): void {
@@ -273,7 +291,9 @@ class PacedCall
   }
 
   discard(answer: AttemptHandler): void {
-    answer.drop();
+    if (!answer.drop(this.#engine.options.clock)) return;
+    this.#dropped ??= [];
+    this.#dropped.push(answer);
   }
 
   /** The answer's `close` is called when its body ends or fails (see {@link AttemptHandler.onceEnded}). */
@@ -341,6 +361,10 @@ class AttemptHandler implements DispatchHandler {
   #onAbort: (() => void) | null = null;
   /** Called once the answer's body ends or fails (see {@link onceEnded}). */
   #onEnded: (() => void) | null = null;
+  /** The attempt is over: its answer ended or failed, or it failed before one. */
+  #over = false;
+  /** Stops the wait of a dropped answer's body (see {@link drop}); made only for one not ended. */
+  #dropWait: AbortController | null = null;
 
   constructor(
     downstream: DispatchHandler,
@@ -558,15 +582,36 @@ class AttemptHandler implements DispatchHandler {
     }
   }
 
-  /** The engine drops this answer: the rest of its body is read and ignored (the connection stays usable). */
-  drop(): void {
-    if (this.#state !== 'held') return;
+  /**
+   * The engine drops this answer: the rest of its body is read and ignored, so the connection stays
+   * usable. A body that has not ended within {@link DROPPED_BODY_MS} on `clock` (or by the call's
+   * end: {@link abortDropped}) is aborted instead, its connection closed: one that never ends would
+   * hold it for good. True when the body has not ended yet.
+   */
+  drop(clock: Clock): boolean {
+    if (this.#state !== 'held') return false;
     this.#state = 'dropped';
     this.#chunks = null;
     if (this.#pausedToHold) this.#controller?.resume();
+    if (this.#over) return false;
+    const wait = new AbortController();
+    this.#dropWait = wait;
+    clock.sleep(DROPPED_BODY_MS, wait.signal).then(
+      () => this.abortDropped(),
+      () => {}, // the body ended first
+    );
+    return true;
+  }
+
+  /** A dropped answer whose body has not ended is aborted (its connection closed). */
+  abortDropped(): void {
+    if (this.#state !== 'dropped' || this.#over) return;
+    this.#controller?.abort(new Error('a dropped answer whose body did not end'));
   }
 
   #done(): void {
+    this.#over = true;
+    this.#dropWait?.abort();
     if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
     const ended = this.#onEnded;
     if (ended !== null) {
@@ -588,6 +633,12 @@ interface RawLists {
   rawHeaders: Buffer[] | null;
   rawTrailers: Buffer[] | null;
 }
+
+/**
+ * Longest a dropped answer's body is read for (see {@link AttemptHandler.drop}): a refusal's body
+ * comes with its head or just after, and one that has not ended by then is a stream.
+ */
+const DROPPED_BODY_MS = 5_000;
 
 /**
  * Most bytes of an answer kept for a retry read before the attempt is paused: a refusal's body

@@ -11,15 +11,16 @@
  * good. On an `Agent` the call finishes on a new connection, but the refused answer's connection is
  * never released. The same server through `createFetch` (same `Client`) finishes at once.
  *
- * Open (2026-12-06, session 25, `it.fails`, README Limits). Tried the same day and taken back:
+ * Found on 2026-12-06 (session 25, the sixth review round). Tried the same day and taken back:
  * aborting a dropped answer whose body had not ended by the time its retry left broke two things
  * that dropped-short-refusal-keeps-connection.test.ts and dropped-refusal-pipelined-call-sent-
  * twice.test.ts keep out (a short body that came after its head lost its keep-alive connection; on
  * a pipelined `Client` the abort made undici send another request twice).
+ *
+ * Fixed on 2026-12-06 (session 26): a dropped answer's body is read for 5 s at most (on the
+ * engine's clock), or until its call ends, then aborted: the first test needs the 5 s (the retry
+ * waits behind the body on the one connection), the other two the call's end.
  */
-// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
-// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
-// `.fails` comes off.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +69,7 @@ async function runFor(clock: ManualClock, done: () => boolean): Promise<void> {
 }
 
 describe('headwayInterceptor: a refusal whose body never ends, dropped for its retry', () => {
-  it.fails('on a Client (one connection) the retry is sent and the call finishes', async () => {
+  it('on a Client (one connection) the retry is sent and the call finishes', async () => {
     const { url, seen } = await endlessRefusal();
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url);
@@ -87,7 +88,7 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     expect(seen).toEqual(['/a', '/a']);
   });
 
-  it.fails('on an Agent the refused answer’s connection is released once the call is answered', async () => {
+  it('on an Agent the refused answer’s connection is released once the call is answered', async () => {
     const { url, seen, refusal } = await endlessRefusal();
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const agent = new Agent();
@@ -108,7 +109,7 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     expect(refusal.closed).toBe(true);
   });
 
-  it.fails('on a Client, a refusal failed fast (Retry-After beyond maxRetryAfterMs) frees the connection for the next call', async () => {
+  it('on a Client, a refusal failed fast (Retry-After beyond maxRetryAfterMs) frees the connection for the next call', async () => {
     const { url, seen } = await endlessRefusal('3600');
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url);
