@@ -87,13 +87,13 @@ export class EngineCall<A extends RateLimitResponse> implements Waiter, AttemptS
   }
 
   /**
-   * The answer the call returns. An event stream, on a key that bounds its calls in flight, holds
-   * its place until its body ends (see `streamed-answer.ts`): the one place that decides it.
+   * The answer the call returns. An event stream, on a key with a `maxConcurrent`, holds its place
+   * until its body ends (see `streamed-answer.ts`): the one place that decides it.
    */
   #returning(answer: A): A {
     const untilBodyEnd = this.#transport.untilBodyEnd;
     const lane = this.#lane;
-    if (untilBodyEnd === undefined || !lane.boundsInFlight || !isEventStream(answer.headers)) return answer;
+    if (untilBodyEnd === undefined || !lane.boundsStreams || !isEventStream(answer.headers)) return answer;
     return untilBodyEnd.call(this.#transport, answer, lane.openStream());
   }
 

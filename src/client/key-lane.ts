@@ -47,10 +47,14 @@ export class KeyLane {
     this.#clock = clock;
     this.#shared = shared;
     const maxInFlight = Math.min(options.maxConcurrent, shared?.inFlightShare ?? Number.POSITIVE_INFINITY);
-    const { rate, burst, backoff } = options;
+    const { rate, burst, backoff, maxConcurrent } = options;
     const spread = options.quota === 'spread';
     const paced = !shared?.paces;
-    this.#pacer = new Pacer({ rate, burst, maxInFlight, paced, spread, backoff }, random, clock.now());
+    this.#pacer = new Pacer(
+      { rate, burst, maxInFlight, maxConcurrent, paced, spread, backoff },
+      random,
+      clock.now(),
+    );
     this.budget = new KeyBudget(options.retryBudget, clock);
     this.#line = new WaitingLine(clock);
     const addWait = (ms: number) => this.addWait(ms);
@@ -131,14 +135,14 @@ export class KeyLane {
     return gated + (Number.isFinite(ms) ? ms : 0);
   }
 
-  /** True when the key bounds its calls in flight (`maxConcurrent`, or a fleet's share). */
-  get boundsInFlight(): boolean {
-    return this.#pacer.boundsInFlight;
+  /** True when the key has a `maxConcurrent`, which an open event stream holds a place of. */
+  get boundsStreams(): boolean {
+    return this.#pacer.boundsStreams;
   }
 
   /**
    * A call returns an answer whose body streams on (an event stream) on a key that
-   * {@link boundsInFlight}: the answer holds its place until the function returned is called
+   * {@link boundsStreams}: the answer holds its place until the function returned is called
    * (when the body ends, fails or is cancelled; only the first call counts).
    */
   openStream(): () => void {

@@ -6,9 +6,9 @@
  * - **Gate** ({@link Gate}): closed by a retry hint or an outage backoff; every call waits.
  * - **Outage**: after a 5xx or a network error, one probe at a time tests the server while the
  *   other calls wait; the first answer ends the outage.
- * - **In flight**: at most `maxInFlight` calls, an event stream still open counting as one (see
- *   {@link Pacer.streamOpened}); before anything is known about the server, a small window of calls
- *   (halved by a refusal, grown by an answer) so a first burst cannot drain it.
+ * - **In flight**: at most `maxInFlight` calls, and at most `maxConcurrent` counting the event
+ *   streams still open (see {@link Pacer.streamOpened}); before anything is known about the server,
+ *   a small window of calls (halved by a refusal, grown by an answer) so a first burst cannot drain it.
  * - **Concurrency** ({@link ./models/concurrency.ts}): a cap on the calls in flight learned from
  *   refusals that came while others were in flight, a gradual reopening after a retry hint, and a
  *   limit on the calls per period learned from refusals the window's counters do not explain.
@@ -95,8 +95,10 @@ export interface PacerOptions {
   /** A configured rate (units/s); unset = learn it. */
   rate: number | undefined;
   burst: number | undefined;
-  /** Most calls in flight at once. */
+  /** Most calls in flight at once: `maxConcurrent`, or less (a fleet's share). */
   maxInFlight: number;
+  /** The key's `maxConcurrent`: the bound an open event stream holds a place of (see {@link Pacer.streamOpened}). */
+  maxConcurrent: number;
   /** False when a shared quota paces the key: the pacer then only gates and counts. */
   paced: boolean;
   /** Space a window's quota evenly over the window instead of spending it at once. */
@@ -253,16 +255,17 @@ export class Pacer {
   }
 
   /**
-   * True when the key bounds its calls in flight (`maxConcurrent`, or a fleet's share): an answer
-   * returned as an event stream then holds its place until its body ends.
+   * True when the key has a `maxConcurrent`: an answer returned as an event stream then holds its
+   * place until its body ends. (A fleet's in-flight share bounds calls not answered yet, which
+   * pile up at the server's bucket; a stream was counted there at its head.)
    */
-  get boundsInFlight(): boolean {
-    return this.#options.maxInFlight !== Number.POSITIVE_INFINITY;
+  get boundsStreams(): boolean {
+    return this.#options.maxConcurrent !== Number.POSITIVE_INFINITY;
   }
 
   /**
    * An answer was returned whose body streams on (Server-Sent Events): until {@link streamClosed},
-   * it takes one place of `maxInFlight`, as a call in flight does. The server models still count
+   * it takes one place of `maxConcurrent`, as a call in flight does. The server models still count
    * the call answered at its head (what a server's refusals and counters describe).
    */
   streamOpened(): void {
@@ -316,7 +319,9 @@ export class Pacer {
       const paced = this.#options.paced ? this.#paceDelay(cost, now) : GO;
       return paced.ms > 0 ? paced : OUTAGE_PROBE;
     }
-    if (this.#inFlight + this.#openStreams >= this.#options.maxInFlight) return WAIT_FOR_ANSWER;
+    const options = this.#options;
+    if (this.#inFlight >= options.maxInFlight || this.#inFlight + this.#openStreams >= options.maxConcurrent)
+      return WAIT_FOR_ANSWER;
     const secondaryMs = concurrencyModel.delay(this.#concurrency, 1, now, this.#inFlight);
     if (secondaryMs === Number.POSITIVE_INFINITY) return WAIT_FOR_ANSWER;
     if (secondaryMs > 0) return { ms: secondaryMs, reason: 'pacing', probe: false, window: null };

@@ -27,14 +27,17 @@ export function isEventStream(headers: HeaderSource): boolean {
   return typeof type === 'string' && EVENT_STREAM.test(type);
 }
 
-/** Frees the place of a streamed answer the caller dropped unread (see {@link untilBodyEnd}). */
-const collected = new FinalizationRegistry<() => void>((close) => close());
+/** Frees the place of a streamed answer the caller dropped unread, and cancels its body (see {@link untilBodyEnd}). */
+const collected = new FinalizationRegistry<() => void>((release) => release());
 
 /**
- * `response` as the caller gets it, with `close` called once its body ends, fails or is cancelled,
- * or when its body is collected unread. The same status, status text, headers, `url`,
- * `redirected` and `type`; its body reads the original's chunks as they are asked for (none ahead:
- * a body nobody reads pins nothing). A response with no body is returned as it is, closed at once.
+ * `response` as the caller gets it, with `close` called once its body has ended, failed or been
+ * cancelled (whether or not the caller has read all of it), or once its body is collected unread
+ * (the transport's body is then cancelled, so the server's stream ends too). The same status,
+ * status text, headers, `url`, `redirected` and `type`; its body is a byte stream that reads the
+ * original's chunks one ahead of the caller (a body nobody reads holds one chunk at most). A
+ * response with no body, or one `new Response` cannot copy (a status line `fetch` accepts and it
+ * refuses: a status past 599, a reason phrase beyond Latin-1), is returned as it is, closed at once.
  */
 export function untilBodyEnd(response: Response, close: () => void): Response {
   const source = response.body;
@@ -42,7 +45,7 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
     close();
     return response;
   }
-  const reader = source.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   const token = {};
   let open = true;
   const done = () => {
@@ -51,37 +54,57 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
     collected.unregister(token);
     close();
   };
-  const body = new ReadableStream<Uint8Array>(
+  const body = new ReadableStream(
     {
+      type: 'bytes',
       async pull(controller) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          chunk = await reader.read();
+          chunk = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
         } catch (error) {
-          done();
           controller.error(error);
           return;
         }
-        if (!chunk.done) {
-          controller.enqueue(chunk.value);
-          return;
+        if (chunk.done) {
+          controller.close();
+          // A reader waiting with its own buffer (`mode: 'byob'`) is answered with none.
+          controller.byobRequest?.respond(0);
+        } else if (chunk.value.byteLength > 0) {
+          // A copy: enqueuing a byte stream's chunk takes its buffer, which may hold other bytes.
+          controller.enqueue(new Uint8Array(chunk.value));
         }
-        done();
-        controller.close();
       },
       cancel(reason) {
-        done();
-        return reader.cancel(reason);
+        return (reader as ReadableStreamDefaultReader<Uint8Array>).cancel(reason);
       },
     },
-    { highWaterMark: 0 },
+    // One chunk read ahead of the caller: a transport learns of its body's end only when asked for
+    // more, and a caller that stops at the last event (`data: [DONE]`) asks for nothing more.
+    { highWaterMark: 1 },
   );
-  collected.register(body, done, token);
-  const streamed = new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  let streamed: Response;
+  try {
+    streamed = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  } catch {
+    close();
+    return response;
+  }
+  const held = source.getReader();
+  reader = held;
+  // The transport's body is over (its end, buffered or read; a failure; a cancel): the call is.
+  held.closed.then(done, done);
+  collected.register(
+    body,
+    () => {
+      done();
+      held.cancel().catch(() => {});
+    },
+    token,
+  );
   // What `new Response` cannot be given: where the answer came from.
   return Object.defineProperties(streamed, {
     url: { value: response.url },

@@ -6,6 +6,7 @@ export const pacerOptions = (o: Partial<PacerOptions> = {}): PacerOptions => ({
   rate: undefined,
   burst: undefined,
   maxInFlight: Number.POSITIVE_INFINITY,
+  maxConcurrent: Number.POSITIVE_INFINITY,
   paced: true,
   spread: false,
   backoff: defaultBackoff,
