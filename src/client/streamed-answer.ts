@@ -27,6 +27,8 @@ export function isEventStream(headers: HeaderSource): boolean {
   return typeof type === 'string' && EVENT_STREAM.test(type);
 }
 
+const ignore = (): void => {};
+
 /** Frees the place of a streamed answer the caller dropped unread, and cancels its body (see {@link untilBodyEnd}). */
 const collected = new FinalizationRegistry<() => void>((release) => release());
 
@@ -35,7 +37,8 @@ const collected = new FinalizationRegistry<() => void>((release) => release());
  * cancelled (whether or not the caller has read all of it), or once its body is collected unread
  * (the transport's body is then cancelled, so the server's stream ends too). The same status,
  * status text, headers, `url`, `redirected` and `type`; its body is a byte stream that reads the
- * original's chunks one ahead of the caller (a body nobody reads holds one chunk at most). A
+ * original's chunks as the caller asks, and one ahead once it has asked (none for a body nobody
+ * reads). A
  * response with no body, or one `new Response` cannot copy (a status line `fetch` accepts and it
  * refuses: a status past 599, a reason phrase beyond Latin-1), is returned as it is, closed at once.
  */
@@ -54,13 +57,20 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
     collected.unregister(token);
     close();
   };
+  /** The read made ahead of the caller (see below), not awaited yet. */
+  let ahead: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
   const body = new ReadableStream(
     {
       type: 'bytes',
       async pull(controller) {
+        const held = reader as ReadableStreamDefaultReader<Uint8Array>;
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          chunk = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+          // Empty chunks carry nothing to the caller, who waits for bytes or the end.
+          do {
+            chunk = await (ahead ?? held.read());
+            ahead = null;
+          } while (!chunk.done && chunk.value.byteLength === 0);
         } catch (error) {
           controller.error(error);
           return;
@@ -69,18 +79,23 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
           controller.close();
           // A reader waiting with its own buffer (`mode: 'byob'`) is answered with none.
           controller.byobRequest?.respond(0);
-        } else if (chunk.value.byteLength > 0) {
-          // A copy: enqueuing a byte stream's chunk takes its buffer, which may hold other bytes.
-          controller.enqueue(new Uint8Array(chunk.value));
+          return;
         }
+        // A copy: enqueuing a byte stream's chunk takes its buffer, which may hold other bytes.
+        controller.enqueue(new Uint8Array(chunk.value));
+        // One read ahead of the caller, once it reads: a transport learns of its body's end only
+        // when asked for more, and a caller that stops at the last event (`data: [DONE]`) asks for
+        // nothing more. Only the read's promise is kept (no reaction of this stream's), so a
+        // pending read pins nothing: a body dropped while its server is silent is still collected.
+        ahead = held.read();
+        ahead.catch(ignore);
       },
       cancel(reason) {
         return (reader as ReadableStreamDefaultReader<Uint8Array>).cancel(reason);
       },
     },
-    // One chunk read ahead of the caller: a transport learns of its body's end only when asked for
-    // more, and a caller that stops at the last event (`data: [DONE]`) asks for nothing more.
-    { highWaterMark: 1 },
+    // Nothing read before the caller asks: a body nobody reads pins nothing either.
+    { highWaterMark: 0 },
   );
   let streamed: Response;
   try {

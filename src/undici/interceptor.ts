@@ -231,25 +231,26 @@ class PacedCall
       this.fail(this.#reason);
       return;
     }
-    this.#releaseDropped();
+    this.#releaseStreaming();
     answer.deliver();
   }
 
   /** Reports the call's end as an error; an abort by the caller reports the caller's own reason. */
   fail(error: unknown): void {
-    this.#releaseDropped();
     this.#fail(error);
   }
 
   /**
-   * The call has ended: an answer it dropped whose body has still not ended is aborted, so its
-   * connection is freed (a body that never ends would hold it for good).
+   * The call has its answer: an answer it dropped whose body is still coming (a stream: a
+   * refusal's body comes whole, with its head or just after) is aborted, so its connection is
+   * freed now rather than {@link DROPPED_BODY_MS} after its drop. One whose body has not started
+   * is left to that wait (a short body on its way keeps its connection).
    */
-  #releaseDropped(): void {
+  #releaseStreaming(): void {
     const dropped = this.#dropped;
     if (dropped === null) return;
     this.#dropped = null;
-    for (const answer of dropped) answer.abortDropped();
+    for (const answer of dropped) if (answer.bodyStarted) answer.abortDropped();
   }
 
   #fail(error: unknown): void {
@@ -363,6 +364,8 @@ class AttemptHandler implements DispatchHandler {
   #onEnded: (() => void) | null = null;
   /** The attempt is over: its answer ended or failed, or it failed before one. */
   #over = false;
+  /** Part of the answer's body has come. */
+  bodyStarted = false;
   /** Stops the wait of a dropped answer's body (see {@link drop}); made only for one not ended. */
   #dropWait: AbortController | null = null;
 
@@ -462,6 +465,7 @@ class AttemptHandler implements DispatchHandler {
   }
 
   onResponseData(_controller: DispatchController, chunk: Buffer): void {
+    this.bodyStarted = true;
     if (this.#state === 'delivered' && this.#chunks === null)
       this.#downstream.onResponseData?.(this.#call, chunk);
     else if (this.#state === 'held' || this.#state === 'delivered') {
@@ -584,9 +588,9 @@ class AttemptHandler implements DispatchHandler {
 
   /**
    * The engine drops this answer: the rest of its body is read and ignored, so the connection stays
-   * usable. A body that has not ended within {@link DROPPED_BODY_MS} on `clock` (or by the call's
-   * end: {@link abortDropped}) is aborted instead, its connection closed: one that never ends would
-   * hold it for good. True when the body has not ended yet.
+   * usable. A body that has not ended within {@link DROPPED_BODY_MS} on `clock` (or is still coming
+   * when the call has its answer: `PacedCall.deliver`) is aborted instead, its connection closed:
+   * one that never ends would hold it for good. True when the body has not ended yet.
    */
   drop(clock: Clock): boolean {
     if (this.#state !== 'held') return false;

@@ -18,8 +18,9 @@
  * a pipelined `Client` the abort made undici send another request twice).
  *
  * Fixed on 2026-12-06 (session 26): a dropped answer's body is read for 5 s at most (on the
- * engine's clock), or until its call ends, then aborted: the first test needs the 5 s (the retry
- * waits behind the body on the one connection), the other two the call's end.
+ * engine's clock), or until its call has its answer while the body is still coming, then aborted:
+ * the first and third tests need the 5 s (the retry waits behind the body on the one connection;
+ * a call that fails aborts nothing), the second the call's answer.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
