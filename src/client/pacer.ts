@@ -13,9 +13,8 @@
  *   refusals that came while others were in flight, a gradual reopening after a retry hint, and a
  *   limit on the calls per period learned from refusals the window's counters do not explain.
  * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
- *   (per second, per minute, a daily cap: the binding one decides), and per window it lists beside
- *   them without its counters (a server that states only the binding one), or the no-counters
- *   model when it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
+ *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
+ *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
  *   above and follows the server's `remaining` downwards; the server's tracks still govern a
  *   configured key once its counters contradict a bucket (a window), and the window then replaces
  *   the bucket, bounded by the configured rate (its limit plus `rate × t` in any span `t`).
@@ -25,7 +24,6 @@
  */
 import type { BackoffOptions, Random } from '../core/backoff.js';
 import { exponentialCeiling } from '../core/backoff.js';
-import { LEGACY_WINDOW_NAME } from '../signals/legacy.js';
 import { pacingWindow } from '../signals/read-rate-limit.js';
 import type { RateLimitPolicy, RateLimitSignal } from '../signals/signal.js';
 import { type Costs, REQUESTS } from './cost.js';
@@ -153,45 +151,7 @@ interface UnitTrack {
   window: RateLimitPolicy | undefined;
 }
 
-/**
- * The name of the track that follows `window`: its own, but for the old drafts' counters beside a
- * list of quota policies (`RateLimit-Limit: 30, 10;w=1, 30;w=60`). Those name the window their
- * counters describe `default` whichever policy binds (`10;w=1` early, `30;w=60` once the minute is
- * spent): it is named after the policy it matched, as the list names the others, so each window
- * keeps one track whether the answer states its counters or only lists it.
- */
-function trackName(window: RateLimitPolicy, signal: RateLimitSignal | null): string {
-  if (
-    window.name !== LEGACY_WINDOW_NAME ||
-    (signal?.dialect !== 'draft-6' && signal?.dialect !== 'draft-7') ||
-    signal.policies.length < 2 ||
-    window.quota === null ||
-    window.windowMs === null
-  )
-    return window.name;
-  return `${window.quota};w=${window.windowMs / 1000}`;
-}
-
-/**
- * True when `window` is a policy the answer lists (its quota and window) without its counters,
- * beside a window of its unit whose counters and window it states: a server that states only the
- * window that binds (the old drafts always do; an IETF server may name only it in `RateLimit`).
- * Such a window is tracked from the first answer that lists it (see the models' `observe`), so its
- * first counters meet the client's own sends, not another client's. Counters of no known window
- * may describe a listed one (`RateLimit-Limit: 100` beside `RateLimit-Policy: 200;w=1`, a window
- * of 100 per 500 ms stated as its rate over whole seconds): then none is.
- */
-function listedBeside(window: RateLimitPolicy, policies: readonly RateLimitPolicy[]): boolean {
-  if (window.remaining !== null || window.quota === null || window.windowMs === null) return false;
-  let beside = false;
-  for (const p of policies)
-    if (p.remaining !== null && p.unit === window.unit) {
-      if (p.windowMs === null) return false;
-      beside = true;
-    }
-  return beside;
-}
-
+const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
 /**
  * The window a refusal of `ticket` is read against, counted in calls: a window (any unit) left
  * without room for the call — less than it cost there — explains the refusal as the rate's, and
@@ -571,20 +531,16 @@ export class Pacer {
       );
     }
     // The windows with counters (of every unit) each have a track; each track is handed the
-    // first window of its unit and name the answer reported. The windows listed beside them
-    // without counters have one too, handed the listing.
+    // first window of its unit and name the answer reported.
     let counted = 0;
     for (const window of policies) {
       if (window.remaining === null) continue;
       counted++;
-      const entry = this.#trackOf(window, trackName(window, signal), now);
+      const entry = this.#trackOf(window, now);
       entry.window ??= window;
       if (window.unit !== REQUESTS && seen.outcome !== 'failed')
         this.#learned.observe(window, ticket.mark, now, this.#inFlight + 1, seen.outcome === 'limited');
     }
-    if (counted > 0 && counted < policies.length)
-      for (const window of policies)
-        if (listedBeside(window, policies)) this.#trackOf(window, window.name, now).window ??= window;
     // In place: the track entries are this pacer's own, and so are their states.
     for (const entry of this.#tracks) {
       const window = entry.window;
@@ -623,12 +579,12 @@ export class Pacer {
     if (this.#options.rate === undefined) this.#noCounters = newNoCounters(now);
   }
 
-  /** The track named `name` that follows `window`, made now when there is none. */
-  #trackOf(window: RateLimitPolicy, name: string, now: number): UnitTrack {
+  /** The track that follows `window` (a window with counters), made now when there is none. */
+  #trackOf(window: RateLimitPolicy, now: number): UnitTrack {
     const tracks = this.#tracks;
     for (let i = 0; i < tracks.length; i++) {
       const entry = tracks[i] as UnitTrack;
-      if (entry.unit === window.unit && entry.name === name) return entry;
+      if (entry.unit === window.unit && entry.name === window.name) return entry;
     }
     const options = {
       spread: this.#options.spread,
@@ -637,8 +593,8 @@ export class Pacer {
     };
     const entry: UnitTrack = {
       unit: window.unit,
-      name,
-      track: newTrack(`${window.unit}:${name}`, now, options),
+      name: window.name,
+      track: newTrack(trackId(window), now, options),
       window: undefined,
     };
     tracks.push(entry);

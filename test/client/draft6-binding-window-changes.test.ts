@@ -14,21 +14,20 @@
  * window of burst 10 refilled at 0.5/s, a mix of the two. Stated as IETF policies (each with its
  * own name), the same server is paced with no refusal.
  *
- * Found open on 2026-12-06 (session 25). Tried the same day and taken back: naming the counters'
- * window after the policy it matched (`30;w=60`) gave each window a track of its own, but the
- * minute's track, stated no more once the second bound again, kept pacing the key at the minute's
- * average (draft6-minute-track-paces-after-reset.test.ts keeps it out). The cause is the one of
- * ietf-binding-policy-only-counters.test.ts: a window is tracked only from the first answer that
- * states its counters, and its limit is read from the most it was seen to have left.
+ * Open (2026-12-06, session 25). Tried the same day and taken back: naming the counters' window
+ * after the policy it matched (`30;w=60`) gave each window a track of its own, but the minute's
+ * track, stated no more once the second bound again, kept pacing the key at the minute's average
+ * (draft6-minute-track-paces-after-reset.test.ts keeps it out). The cause is the one of ietf-
+ * binding-policy-only-counters.test.ts: a window is tracked only from the first answer that states
+ * its counters, and its limit is read from the most it was seen to have left.
  *
- * Fixed on 2026-12-06 (session 26): each listed policy has a track of its own (the counters'
- * window named after the policy it matched), from the first answer that lists it; never read, it
- * is taken as full at its listed quota, and the client's own sends are counted in it. The
- * minute's first counters then show no refill since it was listed (its bucket reading is ruled
- * out), and its window holds the key until the reset: no refusal, `stats()` reads burst 30, and
- * the last call goes at 63.1 s (61.5 s before, after the refusal at 14.1 s). What the text above
- * describes is how it behaved before.
+ * Tried again on 2026-12-06 (session 26) and taken back: following a window from its listing
+ * fixed this test but left four regressions (README Limits; the listed-window-* and
+ * draft6-plan-upgrade-* tests keep them out).
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { describe, expect, it } from 'vitest';
 import type { KeyStats } from '../../src/client/stats.js';
 import { type NamedPolicy, runBatch } from './multi-window-server.js';
@@ -45,14 +44,14 @@ describe('a draft-6 server whose binding window changes from the second to the m
     expect(run.admittedAt).toHaveLength(50);
   }, 30_000);
 
-  it('stated in draft-6 (`RateLimit-Limit: 30, 10;w=1, 30;w=60`, remaining 0): no call goes before the minute resets', async () => {
+  it.fails('stated in draft-6 (`RateLimit-Limit: 30, 10;w=1, 30;w=60`, remaining 0): no call goes before the minute resets', async () => {
     const run = await runBatch({ policies: POLICIES, mode: 'draft-6', n: 50, callers: 8 });
     expect(run.admittedAt).toHaveLength(50);
     // Observed: [14115] (a call sent 14 s in, with the minute's 30 spent and 46 s to its reset)
     expect(run.refusedAt).toEqual([]);
   }, 30_000);
 
-  it('stats() names the minute window once it binds: 30 at once, not burst 10', async () => {
+  it.fails('stats() names the minute window once it binds: 30 at once, not burst 10', async () => {
     let learned: KeyStats['learned'] | undefined;
     await runBatch({
       policies: POLICIES,

@@ -13,19 +13,17 @@
  * the minute's average, 100/60 = 1.67 a second, for 26 s, where both windows allow 10 a second.
  * The same server naming every policy in `RateLimit` is paced with no refusal, done by 64.6 s.
  *
- * Found open on 2026-12-06 (session 25): the same cause as draft6-binding-window-changes.test.ts:
- * a window is tracked only from the first answer that states its counters, and its limit is read
- * from the most it was seen to have left.
+ * Open (2026-12-06, session 25): the same cause as draft6-binding-window-changes.test.ts: a window
+ * is tracked only from the first answer that states its counters, and its limit is read from the
+ * most it was seen to have left.
  *
- * Fixed on 2026-12-06 (session 26): a policy listed in `RateLimit-Policy` beside the counters of
- * another has a track from the first answer that lists it; never read, it is taken as full at its
- * `q`, and the client's own sends are counted in it. The minute's first counters (9 left at 9.1 s)
- * then find the client's own 90 sends there (limit 100, not 10), its bucket reading is ruled out
- * (no refill since it was listed), and its window holds the key until the reset; after it the
- * minute is listed again and counts the client's sends, no longer a bucket at its average. No
- * refusal; the last call at 64.7 s (86.2 s before). What the text above describes is how it
- * behaved before.
+ * Tried again on 2026-12-06 (session 26) and taken back: following a window from its listing
+ * fixed this test but left four regressions (README Limits; the listed-window-* and
+ * draft6-plan-upgrade-* tests keep them out).
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { describe, expect, it } from 'vitest';
 import { type NamedPolicy, runBatch } from './multi-window-server.js';
 
@@ -41,13 +39,13 @@ describe('IETF: RateLimit names only the binding policy (10/s and 100/min)', () 
     expect(Math.max(...run.admittedAt)).toBeLessThan(65_000);
   }, 30_000);
 
-  it('no call goes while the minute last stated r=0 and its reset is still ahead', async () => {
+  it.fails('no call goes while the minute last stated r=0 and its reset is still ahead', async () => {
     const run = await runBatch({ policies: POLICIES, mode: 'binding', n: 150, callers: 8 });
     // Observed: [15752] (the answer at ~9.9 s said "min";r=0;t=51)
     expect(run.refusedAt).toEqual([]);
   }, 30_000);
 
-  it('once the minute came round, the last 50 calls go at 10/s, not at 100/60 per second', async () => {
+  it.fails('once the minute came round, the last 50 calls go at 10/s, not at 100/60 per second', async () => {
     const run = await runBatch({ policies: POLICIES, mode: 'binding', n: 150, callers: 8 });
     expect(run.admittedAt).toHaveLength(150);
     // Observed: 86181 (from 61 s on, 1 or 2 calls a second)
