@@ -33,6 +33,8 @@ describe('examples', () => {
     expect(out).toMatch(/30 completions at once in [\d.]+ s; 0 failed\n/);
     const refused = Number(out.match(/server refused: (\d+)/)?.[1]);
     expect(refused).toBeLessThanOrEqual(1);
+    expect(out).toMatch(/12 streamed completions read, 12 with text\n/);
+    expect(Number(out.match(/most streams open at once: (\d+)/)?.[1])).toBeLessThanOrEqual(4);
   }, 70_000);
 
   it('octokit: @octokit/rest reads every issue through Headway, with no primary refusal', async () => {

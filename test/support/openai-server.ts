@@ -14,7 +14,10 @@
  *   time until that bucket is full again, written as a Go duration (`6m0s`, `1.5s`, `20ms`).
  * - A refusal is `429` with `retry-after-ms` and `retry-after` (whole seconds, rounded up) and a
  *   JSON error body `{ error: { message, type, param, code: 'rate_limit_exceeded' } }`.
- * - `POST /v1/chat/completions` answers a `chat.completion` with `usage` after `latencyMs`.
+ * - `POST /v1/chat/completions` answers a `chat.completion` with `usage` after `latencyMs`; with
+ *   `stream: true`, Server-Sent Events instead: `streamChunks` `chat.completion.chunk` events
+ *   `streamChunkMs` apart (the last with `usage` when `stream_options.include_usage`), then
+ *   `data: [DONE]`. The server counts the streams open at once.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,6 +35,10 @@ export interface OpenAIServerOptions {
   defaultMaxTokens?: number;
   /** Time to answer an admitted request. @default 5 */
   latencyMs?: number;
+  /** Content events of a streamed completion. @default 4 */
+  streamChunks?: number;
+  /** Time between a streamed completion's events. @default 10 */
+  streamChunkMs?: number;
 }
 
 /** What the server counted. */
@@ -41,6 +48,8 @@ export interface OpenAIServerCounts {
   refusedFor: { requests: number; tokens: number };
   /** Tokens counted for admitted requests. */
   tokensCounted: number;
+  /** Most streamed completions open at once. */
+  mostStreamsOpen: number;
 }
 
 export interface OpenAIServer {
@@ -141,8 +150,12 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     refused: 0,
     refusedFor: { requests: 0, tokens: 0 },
     tokensCounted: 0,
+    mostStreamsOpen: 0,
   };
   let served = 0;
+  let streamsOpen = 0;
+  const streamChunks = options.streamChunks ?? 4;
+  const streamChunkMs = options.streamChunkMs ?? 10;
 
   const limitHeaders = (at: number): Record<string, string> => ({
     'x-ratelimit-limit-requests': String(options.requests.limit),
@@ -201,6 +214,30 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
     await new Promise((resolve) => setTimeout(resolve, latencyMs));
     const completion = Math.max(1, Math.floor(maxTokens * 0.9));
     counts.answered++;
+    const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': id, ...headers });
+      streamsOpen++;
+      counts.mostStreamsOpen = Math.max(counts.mostStreamsOpen, streamsOpen);
+      res.once('close', () => streamsOpen--);
+      const withUsage =
+        (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+      for (let i = 0; i < streamChunks && !res.destroyed; i++) {
+        const last = i === streamChunks - 1;
+        const chunk = {
+          id: `chatcmpl-${served}`,
+          object: 'chat.completion.chunk',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{ index: 0, delta: { content: `part${i} ` }, finish_reason: last ? 'length' : null }],
+          ...(last && withUsage ? { usage } : {}),
+        };
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        await new Promise((resolve) => setTimeout(resolve, streamChunkMs));
+      }
+      res.end('data: [DONE]\n\n');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': id, ...headers });
     res.end(
       JSON.stringify({
@@ -211,7 +248,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions): Promise<O
         choices: [
           { index: 0, message: { role: 'assistant', content: 'ok', refusal: null }, finish_reason: 'length' },
         ],
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        usage,
       }),
     );
   });
