@@ -29,6 +29,19 @@ export function isEventStream(headers: HeaderSource): boolean {
 
 const ignore = (): void => {};
 
+/**
+ * The next chunk of `reader` that holds bytes, or its end: an empty chunk carries nothing to a
+ * caller, who waits for bytes or the end (and a read ahead must reach the end past one).
+ */
+async function readBytes(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done || chunk.value.byteLength > 0) return chunk;
+  }
+}
+
 /** Frees the place of a streamed answer the caller dropped unread, and cancels its body (see {@link untilBodyEnd}). */
 const collected = new FinalizationRegistry<() => void>((release) => release());
 
@@ -66,11 +79,8 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
         const held = reader as ReadableStreamDefaultReader<Uint8Array>;
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
-          // Empty chunks carry nothing to the caller, who waits for bytes or the end.
-          do {
-            chunk = await (ahead ?? held.read());
-            ahead = null;
-          } while (!chunk.done && chunk.value.byteLength === 0);
+          chunk = await (ahead ?? readBytes(held));
+          ahead = null;
         } catch (error) {
           controller.error(error);
           return;
@@ -87,7 +97,7 @@ export function untilBodyEnd(response: Response, close: () => void): Response {
         // when asked for more, and a caller that stops at the last event (`data: [DONE]`) asks for
         // nothing more. Only the read's promise is kept (no reaction of this stream's), so a
         // pending read pins nothing: a body dropped while its server is silent is still collected.
-        ahead = held.read();
+        ahead = readBytes(held);
         ahead.catch(ignore);
       },
       cancel(reason) {
