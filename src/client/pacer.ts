@@ -13,9 +13,8 @@
  *   refusals that came while others were in flight, a gradual reopening after a retry hint, and a
  *   limit on the calls per period learned from refusals the window's counters do not explain.
  * - **Models** ({@link ./models/index.ts}): one track per window the server reports with counters
- *   (per second, per minute, a daily cap: the binding one decides), and per window it lists beside
- *   them without its counters (a server that states only the binding one), or the no-counters
- *   model when it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
+ *   (per second, per minute, a daily cap: the binding one decides), or the no-counters model when
+ *   it reports none. A configured `rate`/`burst` is a bucket of its own that bounds the rate from
  *   above and follows the server's `remaining` downwards; the server's tracks still govern a
  *   configured key once its counters contradict a bucket (a window), and the window then replaces
  *   the bucket, bounded by the configured rate (its limit plus `rate × t` in any span `t`).
@@ -43,7 +42,6 @@ import {
   trackGovernsConfigured,
   trackObserve,
   trackReplacesConfigured,
-  trackRuledOutAt,
   trackSent,
   trackSnapshot,
 } from './models/index.js';
@@ -151,54 +149,9 @@ interface UnitTrack {
   track: Track;
   /** Scratch of `#release`: the window the answer being observed reported for this track, if any. */
   window: RateLimitPolicy | undefined;
-  /** Some answer listed this track's window among quota policies (see `listedBeside`). */
-  listed: boolean;
-  /** Some answer stated this track's counters. */
-  read: boolean;
-  /** Its first counters showed a listed window spent by others: its quota is not its limit. */
-  shared: boolean;
-  /** Scratch of `#release`: the answer's refusal is another window's, whose counters explain it. */
-  othersRefusal: boolean;
 }
 
-/**
- * The name of the track that follows `window`: its own, but for the old drafts' lists of quota
- * policies (`RateLimit-Limit: 30, 10;w=1, 30;w=60`). Those name the window their counters describe
- * `default` whichever policy binds (`10;w=1` early, `30;w=60` once the minute is spent), and each
- * listed policy after its quota: each is named after its window's length (`w=1`, `w=60`), so each
- * window keeps one track whether the answer states its counters or only lists it, and keeps it
- * when a plan changes its quota (`10;w=1` to `20;w=1`).
- */
-function trackName(window: RateLimitPolicy, signal: RateLimitSignal | null): string {
-  if (
-    (signal?.dialect !== 'draft-6' && signal?.dialect !== 'draft-7') ||
-    signal.policies.length < 2 ||
-    window.windowMs === null
-  )
-    return window.name;
-  return `w=${window.windowMs / 1000}`;
-}
-
-/**
- * True when `window` is a policy the answer lists (its quota and window) without its counters,
- * beside a window of its unit whose counters and window it states: a server that states only the
- * window that binds (the old drafts always do; an IETF server may name only it in `RateLimit`).
- * Such a window is tracked from the first answer that lists it (see the models' `observe`), so its
- * first counters meet the client's own sends, not another client's. Counters of no known window
- * may describe a listed one (`RateLimit-Limit: 100` beside `RateLimit-Policy: 200;w=1`, a window
- * of 100 per 500 ms stated as its rate over whole seconds): then none is.
- */
-function listedBeside(window: RateLimitPolicy, policies: readonly RateLimitPolicy[]): boolean {
-  if (window.remaining !== null || window.quota === null || window.windowMs === null) return false;
-  let beside = false;
-  for (const p of policies)
-    if (p.remaining !== null && p.unit === window.unit) {
-      if (p.windowMs === null) return false;
-      beside = true;
-    }
-  return beside;
-}
-
+const trackId = (window: RateLimitPolicy) => `${window.unit}:${window.name}`;
 /**
  * The window a refusal of `ticket` is read against, counted in calls: a window (any unit) left
  * without room for the call — less than it cost there — explains the refusal as the rate's, and
@@ -209,16 +162,6 @@ function refusalWindow(ticket: Ticket, policies: readonly RateLimitPolicy[]): Ra
     if (p.remaining !== null && !hadRoomFor(p, ticket.costs[p.unit] ?? 0))
       return p.remaining === 0 ? p : { ...p, remaining: 0 };
   return pacingWindow(policies);
-}
-
-/**
- * True when a window of `unit` states counters without room for the refused `ticket`: the
- * refusal is that window's.
- */
-function refusalExplained(ticket: Ticket, unit: string, policies: readonly RateLimitPolicy[]): boolean {
-  for (const p of policies)
-    if (p.unit === unit && p.remaining !== null && !hadRoomFor(p, ticket.costs[unit] ?? 0)) return true;
-  return false;
 }
 
 /** What a call of cost 1 books when every window counts requests: one object, never changed. */
@@ -588,57 +531,21 @@ export class Pacer {
       );
     }
     // The windows with counters (of every unit) each have a track; each track is handed the
-    // first window of its unit and name the answer reported. The windows listed beside them
-    // without counters have one too, handed the listing.
+    // first window of its unit and name the answer reported.
     let counted = 0;
     for (const window of policies) {
       if (window.remaining === null) continue;
       counted++;
-      const entry = this.#trackOf(window, trackName(window, signal), now);
+      const entry = this.#trackOf(window, now);
       entry.window ??= window;
       if (window.unit !== REQUESTS && seen.outcome !== 'failed')
         this.#learned.observe(window, ticket.mark, now, this.#inFlight + 1, seen.outcome === 'limited');
     }
-    if (counted > 0 && counted < policies.length)
-      for (const window of policies)
-        if (listedBeside(window, policies)) {
-          const entry = this.#trackOf(window, trackName(window, signal), now);
-          entry.listed = true;
-          if (entry.window) continue;
-          entry.window = window;
-          // A refusal another window's counters explain (no room left there) is not this one's.
-          entry.othersRefusal = seen.outcome === 'limited' && refusalExplained(ticket, window.unit, policies);
-        }
-    if (counted > 0) this.#dropUnlisted(policies);
     // In place: the track entries are this pacer's own, and so are their states.
     for (const entry of this.#tracks) {
       const window = entry.window;
       entry.window = undefined;
-      const observation = this.#observe(ticket, entry.unit, window, signal);
-      if (entry.othersRefusal) {
-        entry.othersRefusal = false;
-        observation.outcome = 'failed';
-        entry.track = trackObserve(entry.track, observation);
-        observation.outcome = 'limited';
-        continue;
-      }
-      const firstRead = window?.remaining != null && !entry.read;
-      const statedPolicy = observation.statedPolicy;
-      observation.statedPolicy ||= entry.shared;
-      entry.track = trackObserve(entry.track, observation);
-      if (firstRead) {
-        entry.read = true;
-        // A listed window's first counters that none of its models explains: another client spent
-        // it since its listing. It is tracked afresh from these counters, and its quota is read as
-        // an IETF quota is (the most seen left stands for the limit): the quota is shared, and
-        // the units others spent would contradict a window of it at every reading.
-        if (entry.listed && trackRuledOutAt(entry.track, now)) {
-          entry.shared = true;
-          observation.statedPolicy = true;
-          entry.track = trackObserve(newTrack(entry.track.id, now, entry.track.options), observation);
-        }
-      }
-      observation.statedPolicy = statedPolicy;
+      entry.track = trackObserve(entry.track, this.#observe(ticket, entry.unit, window, signal));
     }
     if (counted > 0) this.#lastCountersAt = now;
     else if (
@@ -672,27 +579,12 @@ export class Pacer {
     if (this.#options.rate === undefined) this.#noCounters = newNoCounters(now);
   }
 
-  /**
-   * Drops the tracks of windows an answer listed once and no longer lists nor states, though it
-   * states counters and lists the quota policies of their unit: a deploy removed them (or renamed
-   * them), and a track never read again would keep pacing the key on what it knew.
-   */
-  #dropUnlisted(policies: readonly RateLimitPolicy[]): void {
-    const tracks = this.#tracks;
-    for (let i = tracks.length - 1; i >= 0; i--) {
-      const entry = tracks[i] as UnitTrack;
-      if (!entry.listed || entry.window) continue;
-      if (policies.some((p) => p.unit === entry.unit && p.quota !== null && p.windowMs !== null))
-        tracks.splice(i, 1);
-    }
-  }
-
-  /** The track named `name` that follows `window`, made now when there is none. */
-  #trackOf(window: RateLimitPolicy, name: string, now: number): UnitTrack {
+  /** The track that follows `window` (a window with counters), made now when there is none. */
+  #trackOf(window: RateLimitPolicy, now: number): UnitTrack {
     const tracks = this.#tracks;
     for (let i = 0; i < tracks.length; i++) {
       const entry = tracks[i] as UnitTrack;
-      if (entry.unit === window.unit && entry.name === name) return entry;
+      if (entry.unit === window.unit && entry.name === window.name) return entry;
     }
     const options = {
       spread: this.#options.spread,
@@ -701,13 +593,9 @@ export class Pacer {
     };
     const entry: UnitTrack = {
       unit: window.unit,
-      name,
-      track: newTrack(`${window.unit}:${name}`, now, options),
+      name: window.name,
+      track: newTrack(trackId(window), now, options),
       window: undefined,
-      listed: false,
-      read: false,
-      shared: false,
-      othersRefusal: false,
     };
     tracks.push(entry);
     this.#requestsOnly &&= window.unit === REQUESTS;

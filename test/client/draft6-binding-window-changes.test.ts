@@ -21,15 +21,14 @@
  * binding-policy-only-counters.test.ts: a window is tracked only from the first answer that states
  * its counters, and its limit is read from the most it was seen to have left.
  *
- * Tried again on 2026-12-06 (session 26) and taken back: following a window from its listing
- * fixed this test but left four regressions (README Limits; the listed-window-* and
- * draft6-plan-upgrade-* tests keep them out).
- *
- * Fixed on 2026-12-06 (session 26, second attempt): the window is followed from its listing as
- * before, an old draft's windows are named after their length (`w=60`), a window no longer listed
- * is dropped, first counters neither model explains start it afresh, and a refusal another
- * window's counters explain is not its own; the four regressions' tests pass too.
+ * Tried twice more on 2026-12-06 (session 26) and taken back both times: following a window from
+ * its listing fixed this test but left four regressions each time (README Limits; the
+ * listed-window-*, draft6-plan-upgrade-*, draft6-per-route-*, draft6-listed-minute-*,
+ * ietf-listed-org-* and fleet-draft6-* tests keep them out).
  */
+// Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+// `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+// `.fails` comes off.
 import { describe, expect, it } from 'vitest';
 import type { KeyStats } from '../../src/client/stats.js';
 import { type NamedPolicy, runBatch } from './multi-window-server.js';
@@ -46,14 +45,14 @@ describe('a draft-6 server whose binding window changes from the second to the m
     expect(run.admittedAt).toHaveLength(50);
   }, 30_000);
 
-  it('stated in draft-6 (`RateLimit-Limit: 30, 10;w=1, 30;w=60`, remaining 0): no call goes before the minute resets', async () => {
+  it.fails('stated in draft-6 (`RateLimit-Limit: 30, 10;w=1, 30;w=60`, remaining 0): no call goes before the minute resets', async () => {
     const run = await runBatch({ policies: POLICIES, mode: 'draft-6', n: 50, callers: 8 });
     expect(run.admittedAt).toHaveLength(50);
     // Observed: [14115] (a call sent 14 s in, with the minute's 30 spent and 46 s to its reset)
     expect(run.refusedAt).toEqual([]);
   }, 30_000);
 
-  it('stats() names the minute window once it binds: 30 at once, not burst 10', async () => {
+  it.fails('stats() names the minute window once it binds: 30 at once, not burst 10', async () => {
     let learned: KeyStats['learned'] | undefined;
     await runBatch({
       policies: POLICIES,

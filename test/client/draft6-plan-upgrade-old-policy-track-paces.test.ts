@@ -20,8 +20,7 @@
  *
  * Found on 2026-12-06 (session 26, a review of 61e8d68, which tracked a window from its listing);
  * the change was taken back the same day, and this test keeps its regression out: it passes on the
- * code without it. The figures above are that change's, against the code before it. The second
- * attempt (session 26, README Limits) follows a listed window too, and keeps this test passing.
+ * code without it. The figures above are that change's, against the code before it.
  */
 import { describe, expect, it } from 'vitest';
 import type { KeyStats } from '../../src/client/stats.js';

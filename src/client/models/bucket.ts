@@ -273,23 +273,6 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   }
 }
 
-/**
- * An answer that lists the window (its quota and length) without its counters: another window
- * binds. A bucket never read is taken as full when first listed (its quota, less the answered
- * send), and the dry span starts there: the first counters read measure the refill since.
- */
-function listed(s: BucketModelState, o: Observation, window: RateLimitPolicy): void {
-  const quota = window.quota;
-  if (s.tokens !== null || quota === null || window.windowMs === null || o.outcome !== 'answered') return;
-  const remaining = Math.max(0, quota - o.cost);
-  s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
-  s.burst = Math.max(1, Math.min(quota, s.maxRemainingSeen + 1));
-  s.tokens = remaining - o.inFlight;
-  s.syncedMark = o.mark;
-  s.updatedAt = Math.max(s.updatedAt, o.at);
-  s.dryFrom = readingOf(o, remaining);
-}
-
 /** The bucket model. */
 /** Gives back the `cost` a send took that never left (its ticket went back unsent), up to full. */
 export function refundSent(s: BucketModelState, cost: number): void {
@@ -318,7 +301,6 @@ export const bucketModel: ServerModel<BucketModelState> = {
     if (o.window) {
       learnPolicy(s, o.statedRate);
       if (o.window.remaining !== null) sync(s, o, o.window);
-      else listed(s, o, o.window);
     }
     if (o.outcome === 'limited') {
       // A refusal ends the estimate's clean span. With counters it is evidence against the model:

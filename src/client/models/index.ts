@@ -133,17 +133,6 @@ export function trackObserve(track: Track, observation: Observation): Track {
   return track;
 }
 
-/** True when every model of the track is contradicted, one of them by the answer observed `at`. */
-export function trackRuledOutAt(track: Track, at: number): boolean {
-  let now = false;
-  for (let i = 0; i < COUNTER_MODELS.length; i++) {
-    const falsified = COUNTER_MODELS[i]!.model.falsifiedAt(track.states[i]);
-    if (falsified === null) return false;
-    now ||= falsified === at || falsified === Number.POSITIVE_INFINITY;
-  }
-  return now;
-}
-
 /** What the governing model knows. */
 export function trackSnapshot(track: Track, now: number, inFlight: number): ModelSnapshot {
   const i = governing(track);

@@ -338,28 +338,6 @@ function sync(
 }
 
 /**
- * An answer that lists the window (its quota and length) without its counters: another window
- * binds. A window never read is taken as full when first listed: its limit is the listed quota.
- * The answered send is counted in the ledger, back one window after its answer (no reset is
- * stated), so the first counters read find the client's own sends there, not another client's.
- */
-function listed(s: WindowModelState, o: Observation): void {
-  const { quota, windowMs } = o.window!;
-  if (quota === null || windowMs === null) return;
-  if (s.limit === null) {
-    s.limit = quota;
-    s.maxRemainingSeen = quota - 1;
-    s.windowMs = windowLength(s, quota, o);
-    boundRate(s, quota, quota, o);
-  }
-  if (o.outcome !== 'answered' || !(o.cost > 0) || s.windowMs === null) return;
-  const ledger = s.ledger;
-  ledger.insert(o.at + s.windowMs, o.cost, o.mark, o.sentAt + s.windowMs, slotOf(s.windowMs));
-  const { returned } = ledger.dropDue(o.at);
-  if (!s.confirmed) s.unverified += returned;
-}
-
-/**
  * ms until `cost` units are free when every unit is used as soon as it is back. Until a reading has
  * confirmed the ledger's returns once, a send that needs returned units goes alone: its answer
  * tells whether they are really back (a count that creeps back, as a sliding window counter's
@@ -459,7 +437,6 @@ export const windowModel: ServerModel<WindowModelState> = {
     const inFlightAtSend = o.cost > 0 ? s.inFlightAtSend.take(o.mark) : undefined;
     const remaining = o.window?.remaining ?? null;
     if (remaining !== null) sync(s, o, remaining, inFlightAtSend, refutesPrior);
-    else if (o.window !== null) listed(s, o);
     return s;
   },
 
