@@ -24,6 +24,7 @@ import { createFetch } from '../../src/client/create-fetch.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { quotaOf, seconds } from '../../src/server/headers/quota.js';
 import { type AlgorithmState, type ResolvedPolicy, resolvePolicy } from '../../src/server/index.js';
+import { driveCalls } from './multi-window-server.js';
 
 export type { NamedPolicy };
 
@@ -145,10 +146,8 @@ export function listedWindowServer(clock: ManualClock, o: ListedServerOptions) {
 }
 
 /**
- * `n` calls from `callers` callers through one unconfigured `createFetch` against the server; the
- * clock moves `stepMs` at a time until every call settled, or `maxMs` passed (the calls still
- * waiting are then aborted: the run ends unfinished). `at(ms, fetch)` is called once when the run
- * is `ms` in (for a `stats()` reading). `last`: when the server admitted the last call.
+ * `n` calls from `callers` callers through one unconfigured `createFetch` against the server (see
+ * `driveCalls`). `last`: when the server admitted the last call.
  */
 export async function runListed(c: {
   server: ListedServerOptions;
@@ -162,33 +161,7 @@ export async function runListed(c: {
   const clock = new ManualClock(start, Date.UTC(2026, 0, 1) + start);
   const server = listedWindowServer(clock, c.server);
   const fetch = createFetch({ fetch: server.fetch, clock, random: () => 0.5 });
-  const errors: unknown[] = [];
-  const stop = new AbortController();
-  let next = 0;
-  const caller = async () => {
-    while (next < c.n && !stop.signal.aborted) {
-      next++;
-      try {
-        await fetch('http://api.test/items', { signal: stop.signal });
-      } catch (e) {
-        errors.push(e);
-      }
-    }
-  };
-  let done = false;
-  const all = Promise.all(Array.from({ length: c.callers }, caller)).then(() => {
-    done = true;
-  });
-  const stepMs = c.stepMs ?? 5;
-  const maxMs = c.maxMs ?? 600_000;
-  for (let elapsed = 0; !done && elapsed < maxMs; ) {
-    await clock.advance(stepMs);
-    elapsed += stepMs;
-    if (c.at && elapsed === c.at.ms) c.at.read(fetch);
-  }
-  stop.abort();
-  for (let ms = 0; !done && ms < 60_000; ms += stepMs) await clock.advance(stepMs);
-  await all;
+  const errors = await driveCalls(clock, fetch, c);
   const last = server.admittedAt.reduce((a, b) => Math.max(a, b), 0);
   return { ...server, errors, fetch, last };
 }

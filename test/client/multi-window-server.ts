@@ -83,9 +83,55 @@ export function multiWindowServer(
 }
 
 /**
+ * `n` calls from `callers` callers through `fetch` on `clock`, moved `stepMs` (5) at a time until
+ * every call settled, or `maxMs` (600 s) passed (the calls still waiting are then aborted: the run
+ * ends unfinished). `at.read(fetch)` is called once when the run is `at.ms` in (for a `stats()`
+ * reading). Resolves with the errors the calls ended with.
+ */
+export async function driveCalls(
+  clock: ManualClock,
+  fetch: ReturnType<typeof createFetch>,
+  c: {
+    n: number;
+    callers: number;
+    stepMs?: number;
+    maxMs?: number;
+    at?: { ms: number; read: (fetch: ReturnType<typeof createFetch>) => void };
+  },
+): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  const stop = new AbortController();
+  let next = 0;
+  const caller = async () => {
+    while (next < c.n && !stop.signal.aborted) {
+      next++;
+      try {
+        await fetch('http://api.test/items', { signal: stop.signal });
+      } catch (e) {
+        errors.push(e);
+      }
+    }
+  };
+  let done = false;
+  const all = Promise.all(Array.from({ length: c.callers }, caller)).then(() => {
+    done = true;
+  });
+  const stepMs = c.stepMs ?? 5;
+  const maxMs = c.maxMs ?? 600_000;
+  for (let elapsed = 0; !done && elapsed < maxMs; ) {
+    await clock.advance(stepMs);
+    elapsed += stepMs;
+    if (c.at && elapsed === c.at.ms) c.at.read(fetch);
+  }
+  stop.abort();
+  for (let ms = 0; !done && ms < 60_000; ms += stepMs) await clock.advance(stepMs);
+  await all;
+  return errors;
+}
+
+/**
  * `n` calls from `callers` callers through `createFetch` (unconfigured unless `options` say
- * otherwise) against `policies`; the clock moves `stepMs` at a time until every call settled.
- * `at(ms, fetch)` is called once when the run is `ms` in (for a `stats()` reading).
+ * otherwise) against `policies` (see {@link driveCalls}).
  */
 export async function runBatch(c: {
   policies: readonly NamedPolicy[];
@@ -100,28 +146,6 @@ export async function runBatch(c: {
   const clock = new ManualClock(start, Date.UTC(2026, 0, 1) + start);
   const server = multiWindowServer(clock, c.policies, { mode: c.mode ?? 'all' });
   const fetch = createFetch({ fetch: server.fetch, clock, random: () => 0.5, ...c.options });
-  const errors: unknown[] = [];
-  let next = 0;
-  const caller = async () => {
-    while (next < c.n) {
-      next++;
-      try {
-        await fetch('http://api.test/items');
-      } catch (e) {
-        errors.push(e);
-      }
-    }
-  };
-  let done = false;
-  const all = Promise.all(Array.from({ length: c.callers }, caller)).then(() => {
-    done = true;
-  });
-  const stepMs = c.stepMs ?? 5;
-  for (let elapsed = 0; !done && elapsed < 600_000; ) {
-    await clock.advance(stepMs);
-    elapsed += stepMs;
-    if (c.at && elapsed === c.at.ms) c.at.read(fetch);
-  }
-  await all;
+  const errors = await driveCalls(clock, fetch, c);
   return { ...server, errors, fetch };
 }

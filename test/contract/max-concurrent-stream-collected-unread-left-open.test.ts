@@ -15,62 +15,18 @@
  * Found on 2026-12-06 (session 26, a review of 86b73dc, which made event streams hold their
  * place). Fixed the same day: a streamed answer collected unread also cancels the transport's body.
  */
-import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep, setImmediate as turn } from 'node:timers/promises';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/index.js';
+import { collectUntil, eventStreamServer } from '../support/event-stream-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** `/stream` streams an event every 20 ms until its client goes; `/json` answers at once. `open`: streams open now. */
-async function sseServer() {
-  const open = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    if (req.url === '/json') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
-      return;
-    }
-    open.add(res);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.write('data: {"delta":"hel"}\n\n');
-    const ticks = setInterval(() => res.write('data: {"delta":"lo"}\n\n'), 20);
-    res.on('close', () => {
-      clearInterval(ticks);
-      open.delete(res);
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, open };
-}
-
-/** Collects garbage until `done()` holds, 100 rounds at most. */
-async function collectUntil(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !done(); i++) {
-    gc();
-    await turn();
-    await sleep(10);
-  }
-}
-
 describe('maxConcurrent: a streamed answer dropped unread', () => {
   it('createFetch: once collected, its stream is closed, not only its place freed', async () => {
-    const { url, open } = await sseServer();
+    const { url, open } = await eventStreamServer(cleanups, 'ticking');
     const fetch = createFetch({ maxConcurrent: 1 });
     // In a function of its own, so nothing here keeps the answer.
     const dropUnread = async () => void (await fetch(`${url}/stream`)).status;
@@ -85,7 +41,7 @@ describe('maxConcurrent: a streamed answer dropped unread', () => {
   });
 
   it('createFetch without maxConcurrent: once collected, its stream is closed', async () => {
-    const { url, open } = await sseServer();
+    const { url, open } = await eventStreamServer(cleanups, 'ticking');
     const fetch = createFetch();
     const dropUnread = async () => void (await fetch(`${url}/stream`)).status;
     await dropUnread();

@@ -20,43 +20,20 @@
  * Fixed the same day: a call that ends in an error aborts no dropped answer (its 5 s wait
  * alone can); a call that has its answer aborts only a dropped answer whose body is still coming.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { refusalServer } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** `/a` is refused for an hour, its short JSON body written with its head (one write); the rest answered `ok`. */
-async function hourLongRefusal() {
-  const seen: string[] = [];
-  const state = { connections: 0, closed: 0 };
-  const server = createServer((req, res) => {
-    seen.push(req.url ?? '');
-    if (req.url === '/a') {
-      res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' });
-      res.end('{"error":"slow down"}');
-      return;
-    }
-    res.writeHead(200).end('ok');
-  });
-  server.on('connection', (socket) => {
-    state.connections++;
-    socket.on('close', () => state.closed++);
-    cleanups.push(() => socket.destroy());
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, state };
-}
+/** The first request (`/a`) is refused for an hour, its short JSON body written with its head; the rest answered `ok`. */
+const hourLongRefusal = () => refusalServer(cleanups, { retryAfter: '3600', body: 'with-head' });
 
 describe('headwayInterceptor: a refusal that fails fast, its short body sent with its head', () => {
   it('its keep-alive connection serves the next call', async () => {

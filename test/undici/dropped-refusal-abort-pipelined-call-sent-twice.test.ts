@@ -21,13 +21,11 @@
  * Fixed the same day: a call that ends in an error (an abort included) aborts no dropped
  * answer; the refusal's body is read when it comes, within the 5 s its drop allows.
  */
-import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client, type Dispatcher, request } from 'undici';
+import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { attemptSpy, refusalServer } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -38,40 +36,14 @@ const realTime = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 describe('headwayInterceptor on a pipelining Client: a call aborted while its retry waits behind the refusal', () => {
   it('another call pipelined behind the refusal reaches the server once', async () => {
-    const seen: string[] = [];
-    const state = { connections: 0 };
-    let held: ServerResponse | null = null;
-    const server = createServer((req, res) => {
-      const n = seen.push(req.url ?? '') - 1;
-      if (n > 0) {
-        res.writeHead(200).end('ok');
-        return;
-      }
-      res.writeHead(429, { 'retry-after': '1', 'content-length': '9' });
-      res.flushHeaders();
-      held = res;
-    });
-    server.on('connection', (socket) => {
-      state.connections++;
-      cleanups.push(() => socket.destroy());
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, seen, state, release } = await refusalServer(cleanups, { retryAfter: '1', body: 'late' });
 
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url, { pipelining: 2 });
     cleanups.push(() => client.destroy());
     // Inside Headway (undici runs the last listed first): counts the attempts dispatched.
-    let attempts = 0;
-    const spy =
-      (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
-      (opts, handler) => {
-        attempts++;
-        return dispatch(opts, handler);
-      };
-    const paced = client.compose(spy, headwayInterceptor({ clock, random: () => 0 }));
+    const spy = attemptSpy();
+    const paced = client.compose(spy.interceptor, headwayInterceptor({ clock, random: () => 0 }));
 
     const caller = new AbortController();
     const settled: Array<string | null> = [null, null];
@@ -80,7 +52,7 @@ describe('headwayInterceptor on a pipelining Client: a call aborted while its re
       (error: unknown) => (settled[0] = `error ${(error as Error).name}`),
     );
     // Real time (the clock stands) until the refusal's head is in, then /b goes on the wire behind it.
-    for (let i = 0; i < 200 && held === null; i++) await realTime();
+    for (let i = 0; i < 200 && seen.length === 0; i++) await realTime();
     request(`${url}/b`, { dispatcher: client }).then(
       async (r) => (settled[1] = `${r.statusCode} ${await r.body.text()}`),
       (error: unknown) => (settled[1] = `error ${String(error)}`),
@@ -88,17 +60,17 @@ describe('headwayInterceptor on a pipelining Client: a call aborted while its re
     for (let i = 0; i < 200 && !seen.includes('/b'); i++) await realTime();
     expect(seen).toEqual(['/a', '/b']);
     // Retry-After: 1 passes: the retry leaves (the refusal is dropped) and queues behind /b.
-    for (let step = 0; step < 40 && attempts < 2; step++) {
+    for (let step = 0; step < 40 && spy.counted.attempts < 2; step++) {
       await clock.advance(50);
       await realTime();
     }
-    expect(attempts).toBe(2);
+    expect(spy.counted.attempts).toBe(2);
 
     caller.abort();
     for (let i = 0; i < 200 && settled[0] === null; i++) await realTime();
     expect(settled[0]).toBe('error AbortError');
     // The refusal's body comes now (on its connection, if that is still open); /b is answered.
-    (held as ServerResponse | null)?.end('slow down');
+    release();
     for (let i = 0; i < 200 && settled[1] === null; i++) await realTime();
     expect(settled[1]).toBe('200 ok');
 

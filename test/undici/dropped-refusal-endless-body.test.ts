@@ -22,13 +22,11 @@
  * the first and third tests need the 5 s (the retry waits behind the body on the one connection;
  * a call that fails aborts nothing), the second the call's answer.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Agent, Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { getText, refusalServer, runFor } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -36,38 +34,7 @@ afterEach(async () => {
 });
 
 /** The first request is refused with a body that never ends; the others are answered `ok`. */
-async function endlessRefusal(retryAfter = '1') {
-  const seen: string[] = [];
-  const refusal = { closed: false };
-  const timers: NodeJS.Timeout[] = [];
-  const server = createServer((req, res) => {
-    const n = seen.push(req.url ?? '') - 1;
-    if (n > 0) {
-      res.writeHead(200).end('ok');
-      return;
-    }
-    res.writeHead(429, { 'retry-after': retryAfter, 'content-type': 'text/plain' });
-    res.write('slow down\n');
-    timers.push(setInterval(() => res.write('.'), 5));
-    res.on('close', () => (refusal.closed = true));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  server.on('connection', (socket) => cleanups.push(() => socket.destroy()));
-  cleanups.push(() => {
-    for (const timer of timers) clearInterval(timer);
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, refusal };
-}
-
-/** Advances the manual clock (ten times the Retry-After at most), with real time for loopback I/O. */
-async function runFor(clock: ManualClock, done: () => boolean): Promise<void> {
-  for (let step = 0; step < 200 && !done(); step++) {
-    await clock.advance(50);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+const endlessRefusal = (retryAfter = '1') => refusalServer(cleanups, { retryAfter, body: 'endless' });
 
 describe('headwayInterceptor: a refusal whose body never ends, dropped for its retry', () => {
   it('on a Client (one connection) the retry is sent and the call finishes', async () => {
@@ -78,14 +45,10 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     cleanups.push(() => client.destroy());
     const dispatcher = client.compose(headwayInterceptor({ clock, random: () => 0 }));
 
-    let settled: string | null = null;
-    request(`${url}/a`, { dispatcher }).then(
-      async (r) => (settled = `${r.statusCode} ${await r.body.text()}`),
-      (error: unknown) => (settled = `error ${String(error)}`),
-    );
-    await runFor(clock, () => settled !== null);
+    const call = getText(`${url}/a`, dispatcher);
+    await runFor(clock, () => call.text !== null);
 
-    expect(settled).toBe('200 ok');
+    expect(call.text).toBe('200 ok');
     expect(seen).toEqual(['/a', '/a']);
   });
 
@@ -96,13 +59,9 @@ describe('headwayInterceptor: a refusal whose body never ends, dropped for its r
     cleanups.push(() => agent.destroy());
     const dispatcher = agent.compose(headwayInterceptor({ clock, random: () => 0 }));
 
-    let settled: string | null = null;
-    request(`${url}/a`, { dispatcher }).then(
-      async (r) => (settled = `${r.statusCode} ${await r.body.text()}`),
-      (error: unknown) => (settled = `error ${String(error)}`),
-    );
-    await runFor(clock, () => settled !== null);
-    expect(settled).toBe('200 ok');
+    const call = getText(`${url}/a`, dispatcher);
+    await runFor(clock, () => call.text !== null);
+    expect(call.text).toBe('200 ok');
     expect(seen).toEqual(['/a', '/a']);
     // Real time for the release to reach the server (it is at once with `createFetch`).
     for (let i = 0; i < 100 && !refusal.closed; i++) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -17,13 +17,11 @@
  * same day, and this test keeps its regression out: it passes on the code without it. The figures
  * above are that change's, against the code before and after it.
  */
-import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client, type Dispatcher, request } from 'undici';
+import { Client, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { attemptSpy, refusalServer } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -32,38 +30,14 @@ afterEach(async () => {
 
 describe('headwayInterceptor on a pipelining Client: a refusal dropped before its body ended', () => {
   it('another call pipelined behind it on the connection reaches the server once', async () => {
-    const seen: string[] = [];
-    let held: ServerResponse | null = null;
-    const server = createServer((req, res) => {
-      const n = seen.push(req.url ?? '') - 1;
-      if (n > 0) {
-        res.writeHead(200).end('ok');
-        return;
-      }
-      res.writeHead(429, { 'retry-after': '1', 'content-length': '9' });
-      res.flushHeaders();
-      held = res;
-    });
-    server.on('connection', (socket) => cleanups.push(() => socket.destroy()));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { url, seen, release } = await refusalServer(cleanups, { retryAfter: '1', body: 'late' });
 
     const clock = new ManualClock(0, Date.UTC(2026, 10, 30));
     const client = new Client(url, { pipelining: 2 });
     cleanups.push(() => client.destroy());
-    let attempts = 0;
-    const spy =
-      (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
-      (opts, handler) => {
-        attempts++;
-        const sent = dispatch(opts, handler);
-        // The retry has left (the answer it replaces was dropped first): the refusal's body comes now.
-        if (attempts === 2) (held as ServerResponse | null)?.end('slow down');
-        return sent;
-      };
-    const paced = client.compose(spy, headwayInterceptor({ clock, random: () => 0 }));
+    // The retry has left (the answer it replaces was dropped first): the refusal's body comes now.
+    const spy = attemptSpy((n) => n === 2 && release());
+    const paced = client.compose(spy.interceptor, headwayInterceptor({ clock, random: () => 0 }));
 
     const settled: Array<string | null> = [null, null];
     request(`${url}/a`, { dispatcher: paced }).then(
@@ -71,7 +45,7 @@ describe('headwayInterceptor on a pipelining Client: a refusal dropped before it
       (error: unknown) => (settled[0] = `error ${String(error)}`),
     );
     // Wait (real time, the clock stands) until the refusal's head is in and /b is on the wire.
-    for (let i = 0; i < 200 && held === null; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 2));
     request(`${url}/b`, { dispatcher: client }).then(
       async (r) => (settled[1] = `${r.statusCode} ${await r.body.text()}`),
       (error: unknown) => (settled[1] = `error ${String(error)}`),

@@ -27,14 +27,12 @@
  * Fixed the same day: at the call's answer only a dropped answer whose body has started
  * and not ended (a stream) is aborted; one whose body has not started waits its 5 s.
  */
-import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { getText, refusalServer, runFor } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -42,34 +40,7 @@ afterEach(async () => {
 });
 
 /** The first request is refused (`Retry-After: 0`), its 9 bytes of body sent only by `release`; the others answered `ok`. */
-async function refusalWithLateBody() {
-  const seen: string[] = [];
-  const state = { connections: 0, closed: 0 };
-  let held: ServerResponse | null = null;
-  const server = createServer((req, res) => {
-    const n = seen.push(req.url ?? '') - 1;
-    if (n > 0) {
-      res.writeHead(200).end('ok');
-      return;
-    }
-    res.writeHead(429, { 'retry-after': '0', 'content-length': '9', 'content-type': 'text/plain' });
-    res.flushHeaders();
-    held = res;
-  });
-  server.on('connection', (socket) => {
-    state.connections++;
-    socket.on('close', () => state.closed++);
-    cleanups.push(() => socket.destroy());
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const release = () => {
-    const res = held as ServerResponse | null;
-    if (res && !res.destroyed) res.end('slow down');
-  };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, state, release };
-}
+const refusalWithLateBody = () => refusalServer(cleanups, { retryAfter: '0', body: 'late' });
 
 describe('headwayInterceptor on an Agent: a short refusal whose body comes after its retry is answered', () => {
   it('the body is read and its keep-alive connection serves later calls', async () => {
@@ -79,16 +50,9 @@ describe('headwayInterceptor on an Agent: a short refusal whose body comes after
     cleanups.push(() => agent.destroy());
     const dispatcher = agent.compose(headwayInterceptor({ clock, random: () => 0 }));
 
-    let settled: string | null = null;
-    request(`${url}/a`, { dispatcher }).then(
-      async (r) => (settled = `${r.statusCode} ${await r.body.text()}`),
-      (error: unknown) => (settled = `error ${String(error)}`),
-    );
-    for (let step = 0; step < 200 && settled === null; step++) {
-      await clock.advance(50);
-      await sleep(2);
-    }
-    expect(settled).toBe('200 ok');
+    const call = getText(`${url}/a`, dispatcher);
+    await runFor(clock, () => call.text !== null);
+    expect(call.text).toBe('200 ok');
     expect(seen).toEqual(['/a', '/a']);
     // The call is over (its retry answered on a second connection): now the refusal's body comes.
     release();

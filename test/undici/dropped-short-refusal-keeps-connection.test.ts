@@ -16,54 +16,18 @@
  * same day, and this test keeps its regression out: it passes on the code without it. The figures
  * above are that change's, against the code before and after it.
  */
-import { once } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Client, type Dispatcher, request } from 'undici';
+import { Client } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { headwayInterceptor } from '../../src/undici/index.js';
+import { attemptSpy, getText, refusalServer, runFor } from './refusal-server.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function refusalWithLateBody(retryAfter: string) {
-  const seen: string[] = [];
-  const state = { connections: 0 };
-  let held: ServerResponse | null = null;
-  const server = createServer((req, res) => {
-    const n = seen.push(req.url ?? '') - 1;
-    if (n > 0) {
-      res.writeHead(200).end('ok');
-      return;
-    }
-    res.writeHead(429, { 'retry-after': retryAfter, 'content-length': '9', 'content-type': 'text/plain' });
-    res.flushHeaders();
-    held = res;
-  });
-  server.on('connection', (socket) => {
-    state.connections++;
-    cleanups.push(() => socket.destroy());
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  /** Sends the refusal's 9 bytes of body. */
-  const release = () => {
-    const res = held as ServerResponse | null;
-    if (res && !res.destroyed) res.end('slow down');
-  };
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, state, release };
-}
-
-async function runFor(clock: ManualClock, done: () => boolean): Promise<void> {
-  for (let step = 0; step < 200 && !done(); step++) {
-    await clock.advance(50);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+const refusalWithLateBody = (retryAfter: string) => refusalServer(cleanups, { retryAfter, body: 'late' });
 
 describe('headwayInterceptor: a short refusal whose body comes after its head, dropped for its retry', () => {
   for (const retryAfter of ['0', '1']) {
@@ -73,26 +37,13 @@ describe('headwayInterceptor: a short refusal whose body comes after its head, d
       const client = new Client(url);
       cleanups.push(() => client.destroy());
       // Inside Headway (undici runs the last listed first): sees each attempt as it is dispatched.
-      let attempts = 0;
-      const spy =
-        (dispatch: Dispatcher.Dispatch): Dispatcher.Dispatch =>
-        (opts, handler) => {
-          attempts++;
-          const sent = dispatch(opts, handler);
-          // The retry has left (its dropped answer was released first): now the body comes.
-          if (attempts === 2) release();
-          return sent;
-        };
-      const dispatcher = client.compose(spy, headwayInterceptor({ clock, random: () => 0 }));
+      const spy = attemptSpy((n) => n === 2 && release());
+      const dispatcher = client.compose(spy.interceptor, headwayInterceptor({ clock, random: () => 0 }));
 
-      let settled: string | null = null;
-      request(`${url}/a`, { dispatcher }).then(
-        async (r) => (settled = `${r.statusCode} ${await r.body.text()}`),
-        (error: unknown) => (settled = `error ${String(error)}`),
-      );
-      await runFor(clock, () => settled !== null);
+      const call = getText(`${url}/a`, dispatcher);
+      await runFor(clock, () => call.text !== null);
 
-      expect(settled).toBe('200 ok');
+      expect(call.text).toBe('200 ok');
       expect(seen).toEqual(['/a', '/a']);
       expect(state.connections).toBe(1);
     });
