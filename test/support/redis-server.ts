@@ -1,13 +1,15 @@
 /**
- * A private `redis-server` for tests and benchmarks: loopback only, a free port in 42000–42999,
- * no persistence, stopped by pid. Fails loudly when redis-server is not installed.
+ * A private `redis-server` for tests and benchmarks: loopback only, a free port in 21000–21999,
+ * no persistence, stopped by pid. The ports lie below Linux's ephemeral range (32768–60999), which
+ * every port-0 listener and outgoing connection of the suite draws from: a restart on the same
+ * port (the fault tests) cannot find it taken by another test's socket meanwhile. Fails loudly when redis-server is not installed.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 
 const HOST = '127.0.0.1';
-const PORT_LOW = 42000;
-const PORT_HIGH = 42999;
+const PORT_LOW = 21000;
+const PORT_HIGH = 21999;
 
 /** A redis-server this process started. */
 export interface RedisServer {
@@ -50,7 +52,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free loopback port in 42000–42999 (bounded number of tries). */
+/** A free loopback port in 21000–21999 (bounded number of tries). */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = PORT_LOW + Math.floor(Math.random() * (PORT_HIGH - PORT_LOW + 1));
