@@ -179,17 +179,23 @@ export function describeStoreContract(name: string, makeStore: () => ContractSto
       });
     });
 
+    // TSDoc of `Decision.retryAfterMs`: "the exact ms until a retry of the same cost is admitted".
     it('token bucket keeps fractional units', async () => {
-      const { store } = makeStore();
+      const { store, time } = makeStore();
       const key = freshKey('fraction');
       const limit: StoreLimit = { algorithm: 'token-bucket', limit: 1, windowMs: 60_000 };
-      expect((await store.take(key, limit, 0.5)).allowed).toBe(true);
+      const first = await timed(time, () => store.take(key, limit, 0.5));
+      expect(first.value.allowed).toBe(true);
       expect((await store.take(key, limit, 0.25)).allowed).toBe(true);
       expect((await store.take(key, limit, 0.25)).allowed).toBe(true);
-      const refused = await store.take(key, limit, 0.5);
-      expect(refused.allowed).toBe(false);
-      expect(refused.retryAfterMs).toBeGreaterThan(29_000);
-      expect(refused.retryAfterMs).toBeLessThanOrEqual(30_000);
+      const refused = await timed(time, () => store.take(key, limit, 0.5));
+      expect(refused.value.allowed).toBe(false);
+      // Exact: half a unit (30 s) after the bucket emptied, less the refill since the first take,
+      // which is at most the store's time from the first take's request to the refusal's reply
+      // (on real time, a machine that stalls a second in between no longer fails a `> 29_000`).
+      const elapsed = refused.answered - first.sent;
+      expect(refused.value.retryAfterMs).toBeGreaterThanOrEqual(30_000 - elapsed - 1);
+      expect(refused.value.retryAfterMs).toBeLessThanOrEqual(30_000);
     });
 
     describe.concurrent.each(ALGORITHMS)('%s', (algorithm) => {
