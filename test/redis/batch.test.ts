@@ -7,6 +7,12 @@ import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
 
+/** Redis's own clock (`TIME`), in ms, which the scripts read. */
+async function timeMs(redis: Redis): Promise<number> {
+  const [seconds, micros] = await redis.time();
+  return Number(seconds) * 1000 + Number(micros) / 1000;
+}
+
 beforeAll(async () => {
   client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
   await client.connect();
@@ -174,8 +180,9 @@ describe('redisStore batching', () => {
 
 /**
  * A Redis of its own (commandstats are server-wide, so only the test's commands are counted), a
- * token-bucket store on it (50 per minute) with its script loaded and the stats reset, and
- * `calls()`: how many times each command has run since.
+ * token-bucket store on it (50 per minute) with its script loaded and the stats reset,
+ * `calls()`: how many times each command has run since, and `before`: Redis `TIME` (ms) just
+ * before the reset.
  */
 async function ownRedis(prefix: string) {
   const own = await startRedisServer();
@@ -188,17 +195,18 @@ async function ownRedis(prefix: string) {
   const store = redisStore({ client: mine, prefix });
   const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
   await store.take('warm', limit, 1); // loads the script
+  const before = await timeMs(mine); // Redis time before anything the test counts
   await mine.config('RESETSTAT');
   const calls = async () => {
     const stats = await mine.info('commandstats');
     return (name: string) => Number(stats.match(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm'))?.[1] ?? 0);
   };
-  return { mine, store, limit, calls };
+  return { mine, store, limit, calls, before };
 }
 
 describe('redisStore batch script on Redis', () => {
   it('reads TIME once and reads and writes a shared key once per batch (two batches of 32); the decisions and the expiry are those of one by one', async () => {
-    const { mine, store, limit, calls } = await ownRedis('wb');
+    const { mine, store, limit, calls, before } = await ownRedis('wb');
     const decisions = await Promise.all(Array.from({ length: 64 }, () => store.take('hot', limit, 1)));
     const count = await calls();
     // Nothing in flight: the 64 go out as two batches of 32, each reading and writing the key once.
@@ -212,10 +220,12 @@ describe('redisStore batch script on Redis', () => {
     );
     // The state written once is the state after the 50th take, and expires at that take's reset.
     const [[tokens], ttl] = [await readState(mine, 'wb:{hot}:tb'), await mine.pttl('wb:{hot}:tb')];
+    const sinceWrite = (await timeMs(mine)) - before;
     expect(tokens).toBeLessThan(1);
     // One ms of slack: Redis counts PX from its whole-ms clock, the state from `TIME`'s µs.
     expect(ttl).toBeLessThanOrEqual(decisions[49]!.resetMs + 1);
-    expect(ttl).toBeGreaterThan(decisions[49]!.resetMs - 1000);
+    // Less the time since the write (bracketed on Redis's clock, not a fixed second of slack).
+    expect(ttl).toBeGreaterThanOrEqual(decisions[49]!.resetMs - sinceWrite);
   });
 
   it('over distinct keys reads the keys of a batch with one MGET and writes each with one SET … PX', async () => {
@@ -249,17 +259,19 @@ describe('redisStore batch script on Redis', () => {
 
   it('a sliding log whose state key is gone or of another type starts with an empty log', async () => {
     const prefix = uniquePrefix('old-log');
-    const [seconds] = await client.time();
+    const now = await timeMs(client);
     // An entry taken 1 s ago (cost 3) in a log whose state is a hash of an earlier version.
-    await client.zadd(`${prefix}:{k}:sl`, Number(seconds) * 1000 - 1000, '7:3');
+    await client.zadd(`${prefix}:{k}:sl`, Math.floor(now) - 1000, '7:3');
     await client.hset(`${prefix}:{k}:sl:meta`, 'sum', '3', 'seq', '7');
     const store = redisStore({ client, prefix });
     const limit: StoreLimit = { algorithm: 'sliding-log', limit: 5, windowMs: 60_000 };
     const decisions = [];
     for (let i = 0; i < 6; i++) decisions.push(await store.take('k', limit, 1));
+    const elapsed = (await timeMs(client)) - now;
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
-    // The refusal waits for the first of the five new entries, not for the old one.
-    expect(decisions[5]!.retryAfterMs).toBeGreaterThan(59_000);
+    // The refusal waits for the first of the five new entries (60 s less the time since it was
+    // taken, at most `elapsed`), not for the old one (59 s less that time, and more).
+    expect(decisions[5]!.retryAfterMs).toBeGreaterThanOrEqual(60_000 - elapsed - 1);
     expect(await client.zcard(`${prefix}:{k}:sl`)).toBe(5);
   });
 });
