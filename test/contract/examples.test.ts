@@ -1,15 +1,21 @@
 /**
  * The examples run as documented, as child processes, against the reference server on loopback.
- * The Redis one uses REDIS_URL (as .ci/run exports) or starts a private redis-server.
+ * The Redis one uses REDIS_URL: the suite's Redis (`.ci/run` exports it; else the run's private
+ * redis-server, on a port below the ephemeral range). Left to itself without REDIS_URL, the
+ * example starts its own redis-server on a port it found free by listening on port 0 and closing
+ * it: a port of the ephemeral range, which another test's socket may take before redis-server binds.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { redisUrl } from '../support/redis.js';
 import { runTsChild } from '../support/run-child.js';
 
 async function runExample(name: string): Promise<string> {
   const { code, stdout, stderr } = await runTsChild(
     fileURLToPath(new URL(`../../examples/${name}.ts`, import.meta.url)),
     60_000,
+    [],
+    { REDIS_URL: redisUrl() },
   );
   expect(stderr).toBe('');
   expect(code).toBe(0);

@@ -8,13 +8,18 @@ export interface ChildResult {
   stderr: string;
 }
 
-/** Runs `file` (with `args`) with `node --import tsx`; kills it after `limitMs` (then `code` is null). */
+/**
+ * Runs `file` (with `args`) with `node --import tsx`; kills it after `limitMs` (then `code` is null).
+ * `env` is added to this process's environment for the child.
+ */
 export async function runTsChild(
   file: string,
   limitMs: number,
   args: readonly string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ChildResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
