@@ -5,7 +5,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,22 +15,20 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A loopback port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+/**
+ * A loopback port nothing listens on: port 1 (tcpmux), as `cli-usage-exit.test.ts` uses. A port
+ * taken on port 0 and released lies in the ephemeral range, which every outgoing connection draws
+ * its local port from: until the child (started through tsx, a second or two) connects, another
+ * process may listen there, and the child's own connection may be given that very port as its local
+ * one (a TCP self-connect: its commands come back to it as replies).
+ */
+const CLOSED_PORT = 1;
 
 describe('headway batch --redis, Redis down', () => {
   it('exits 2 with a message, instead of reconnecting forever', async () => {
     const input = join(dir, 'urls.txt');
     await writeFile(input, 'http://127.0.0.1:9/a\n');
-    const url = `redis://127.0.0.1:${await closedPort()}`;
+    const url = `redis://127.0.0.1:${CLOSED_PORT}`;
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'src/cli/main.ts', 'batch', input, '--rate', '5', '--redis', url],
