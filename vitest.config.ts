@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -37,6 +38,12 @@ const resolve = {
   ],
 };
 
+/**
+ * Workers for `unit`: vitest's default is one less than the cores, which on a 2-core machine (CI's)
+ * is one: the 294 files ran one after another, 127 s on a quiet machine against 73 s with two.
+ */
+const unitWorkers = Math.max(2, availableParallelism() - 1);
+
 /** Fixed fast-check seed (`FC_SEED` to change it). */
 const setupFiles = ['test/support/fast-check.ts'];
 
@@ -46,7 +53,13 @@ export default defineConfig({
     projects: [
       {
         resolve,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/contract/**', ...timed], setupFiles },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/contract/**', ...timed],
+          maxWorkers: unitWorkers,
+          setupFiles,
+        },
       },
       {
         resolve,
