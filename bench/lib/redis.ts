@@ -1,25 +1,9 @@
 /**
  * The Redis the bench uses: `REDIS_URL` when set, else a private redis-server (no persistence,
- * loopback) on a free port in 44000–44999, stopped by pid at the end.
+ * loopback) on a free port below the ephemeral range, as the tests' (`test/support/redis-server.ts`),
+ * stopped by pid at the end.
  */
-import { createServer } from 'node:net';
 import { type RedisServer, startRedisServer } from '../../test/support/redis-server.js';
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-async function freeBenchPort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 44000 + Math.floor(Math.random() * 1000);
-    if (await portIsFree(port)) return port;
-  }
-  throw new Error('No free port in 44000–44999');
-}
 
 export interface BenchRedis {
   url: string;
@@ -32,7 +16,7 @@ let shared: { own: RedisServer | undefined; url: string } | undefined;
 export async function benchRedis(): Promise<BenchRedis> {
   if (!shared) {
     const fromEnv = process.env.REDIS_URL;
-    const own = fromEnv ? undefined : await startRedisServer(await freeBenchPort());
+    const own = fromEnv ? undefined : await startRedisServer();
     shared = { own, url: fromEnv ?? own!.url };
   }
   return { url: shared.url, stop: stopBenchRedis };
