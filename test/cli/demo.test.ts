@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,11 +17,22 @@ if (!chromium) console.warn(noChromium);
 const dir = mkdtempSync(join(tmpdir(), 'headway-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/**
+ * Demos still running, killed when the file ends: a test that times out never reaches its own
+ * `finally`, and a `--live` demo left so once outlived the whole run.
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill();
+});
+
 /** Starts `headway demo` with `args` (stdout is a pipe: plain lines, no terminal control). */
 function startDemo(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
