@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStore } from '../../src/redis/index.js';
 import type { StoreLimit } from '../../src/stores/store.js';
-import { readState, redisUrl, uniquePrefix, writeState } from '../support/redis.js';
+import { readState, redisTimeMs, redisUrl, uniquePrefix, writeState } from '../support/redis.js';
 
 const HOUR = 3_600_000;
 
@@ -37,19 +37,13 @@ const stepped: Record<string, { suffix: string; ahead: (state: number[]) => numb
 /** One unit's interval: the wait a refusal names once the clock has caught up. */
 const UNIT_MS = 200;
 
-/** Redis's own clock (`TIME`), in ms, which the scripts read. */
-async function redisTimeMs(): Promise<number> {
-  const [seconds, micros] = await client.time();
-  return Number(seconds) * 1000 + Number(micros) / 1000;
-}
-
 describe('a Retry-After given after Redis’s clock stepped back one hour', () => {
   it.each(limits)(
     '$algorithm: the refusal names the true wait, the held hour included, and the key outlives it',
     async (limit) => {
       const prefix = uniquePrefix('stepback-retry');
       const store = redisStore({ client, prefix, commandTimeoutMs: 2000 });
-      const before = await redisTimeMs();
+      const before = await redisTimeMs(client);
       for (let i = 0; i < limit.limit; i++) expect((await store.take('k', limit, 1)).allowed).toBe(true);
       // The state as Redis wrote it just before its clock stepped back an hour.
       const { suffix, ahead } = stepped[limit.algorithm]!;
@@ -62,7 +56,7 @@ describe('a Retry-After given after Redis’s clock stepped back one hour', () =
       // The held hour is counted from the last write (at `before` or later) to each read (at `after`
       // or sooner): the bracket, on Redis's clock, replaces a fixed second of slack that a process
       // stalled a second between the takes and the reads used up.
-      const sinceWrite = (await redisTimeMs()) - before;
+      const sinceWrite = (await redisTimeMs(client)) - before;
       expect(refused.allowed).toBe(false);
       // The hour Redis's clock must make up, then one unit's interval (the time since the write less).
       expect(refused.retryAfterMs).toBeGreaterThanOrEqual(HOUR - sinceWrite - 1);

@@ -2,16 +2,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import type { AlgorithmName, StoreLimit } from '../../src/stores/store.js';
-import { readState, redisUrl, uniquePrefix } from '../support/redis.js';
+import { readState, redisTimeMs, redisUrl, uniquePrefix } from '../support/redis.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
-
-/** Redis's own clock (`TIME`), in ms, which the scripts read. */
-async function timeMs(redis: Redis): Promise<number> {
-  const [seconds, micros] = await redis.time();
-  return Number(seconds) * 1000 + Number(micros) / 1000;
-}
 
 beforeAll(async () => {
   client = new Redis(redisUrl(), { enableOfflineQueue: false, lazyConnect: true });
@@ -195,7 +189,7 @@ async function ownRedis(prefix: string) {
   const store = redisStore({ client: mine, prefix });
   const limit: StoreLimit = { algorithm: 'token-bucket', limit: 50, windowMs: 60_000 };
   await store.take('warm', limit, 1); // loads the script
-  const before = await timeMs(mine); // Redis time before anything the test counts
+  const before = await redisTimeMs(mine); // Redis time before anything the test counts
   await mine.config('RESETSTAT');
   const calls = async () => {
     const stats = await mine.info('commandstats');
@@ -220,7 +214,7 @@ describe('redisStore batch script on Redis', () => {
     );
     // The state written once is the state after the 50th take, and expires at that take's reset.
     const [[tokens], ttl] = [await readState(mine, 'wb:{hot}:tb'), await mine.pttl('wb:{hot}:tb')];
-    const sinceWrite = (await timeMs(mine)) - before;
+    const sinceWrite = (await redisTimeMs(mine)) - before;
     expect(tokens).toBeLessThan(1);
     // One ms of slack: Redis counts PX from its whole-ms clock, the state from `TIME`'s µs.
     expect(ttl).toBeLessThanOrEqual(decisions[49]!.resetMs + 1);
@@ -259,7 +253,7 @@ describe('redisStore batch script on Redis', () => {
 
   it('a sliding log whose state key is gone or of another type starts with an empty log', async () => {
     const prefix = uniquePrefix('old-log');
-    const now = await timeMs(client);
+    const now = await redisTimeMs(client);
     // An entry taken 1 s ago (cost 3) in a log whose state is a hash of an earlier version.
     await client.zadd(`${prefix}:{k}:sl`, Math.floor(now) - 1000, '7:3');
     await client.hset(`${prefix}:{k}:sl:meta`, 'sum', '3', 'seq', '7');
@@ -267,7 +261,7 @@ describe('redisStore batch script on Redis', () => {
     const limit: StoreLimit = { algorithm: 'sliding-log', limit: 5, windowMs: 60_000 };
     const decisions = [];
     for (let i = 0; i < 6; i++) decisions.push(await store.take('k', limit, 1));
-    const elapsed = (await timeMs(client)) - now;
+    const elapsed = (await redisTimeMs(client)) - now;
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
     // The refusal waits for the first of the five new entries (60 s less the time since it was
     // taken, at most `elapsed`), not for the old one (59 s less that time, and more).

@@ -4,7 +4,7 @@ import { type RedisScriptClient, redisStore } from '../../src/redis/index.js';
 import { redisKey } from '../../src/redis/keys.js';
 import { algorithmScripts, gateScript } from '../../src/redis/scripts/index.js';
 import type { AlgorithmName } from '../../src/stores/store.js';
-import { readState, redisUrl, uniquePrefix, writeState } from '../support/redis.js';
+import { readState, redisTimeMs, redisUrl, uniquePrefix, writeState } from '../support/redis.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 let client: Redis;
@@ -16,12 +16,6 @@ beforeAll(async () => {
 afterAll(() => client.disconnect());
 
 const ALGORITHMS = Object.keys(algorithmScripts) as AlgorithmName[];
-
-/** Redis's own clock (`TIME`), in ms. */
-async function redisTimeMs(): Promise<number> {
-  const [seconds, micros] = await client.time();
-  return Number(seconds) * 1000 + Number(micros) / 1000;
-}
 
 describe('redisStore options', () => {
   it('accepts ioredis Redis and Cluster as they are (checked by tsc in `npm run lint`)', () => {
@@ -50,9 +44,9 @@ describe('redisStore options', () => {
       expect.objectContaining({ code: 'HEADWAY_INVALID_OPTION', option: 'clock' }),
     );
     const store = redisStore({ client, prefix });
-    const before = await redisTimeMs();
+    const before = await redisTimeMs(client);
     await store.take('k', { algorithm: 'token-bucket', limit: 5, windowMs: 60_000 }, 1);
-    const after = await redisTimeMs();
+    const after = await redisTimeMs(client);
     const [, written] = await readState(client, `${prefix}:{k}:tb`);
     expect(written).toBeGreaterThanOrEqual(before);
     expect(written).toBeLessThanOrEqual(after);
@@ -97,12 +91,12 @@ describe('keys on Redis', () => {
     const prefix = uniquePrefix('expire');
     const store = redisStore({ client, prefix });
     for (const algorithm of ALGORITHMS) {
-      const before = await redisTimeMs();
+      const before = await redisTimeMs(client);
       const { resetMs } = await store.take('k', { algorithm, limit: 5, windowMs: 60_000 }, 1);
       if (algorithm === 'token-bucket' || algorithm === 'gcra') expect(resetMs).toBe(12_000); // one unit
       for (const suffix of algorithmScripts[algorithm].keys) {
         const ttl = await client.pttl(`${prefix}:{k}:${suffix}`);
-        const elapsed = (await redisTimeMs()) - before;
+        const elapsed = (await redisTimeMs(client)) - before;
         // One ms of slack: Redis counts PX from its whole-ms clock, the state from `TIME`'s µs.
         expect(ttl, `${algorithm} ${suffix}`).toBeLessThanOrEqual(resetMs + 1);
         expect(ttl, `${algorithm} ${suffix}`).toBeGreaterThanOrEqual(resetMs - elapsed - 1);

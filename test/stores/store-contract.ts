@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import type { AlgorithmName, Decision, RateLimitStore, StoreLimit } from '../../src/stores/store.js';
+import { redisTimeMs } from '../support/redis.js';
 
 const ALGORITHMS: readonly AlgorithmName[] = [
   'token-bucket',
@@ -46,10 +47,7 @@ export const realTime: ContractTime = {
  */
 export const redisTime = (client: { time(): Promise<unknown> }): ContractTime => ({
   ...realTime,
-  storeNow: async () => {
-    const [seconds, micros] = (await client.time()) as [string | number, string | number];
-    return Number(seconds) * 1000 + Number(micros) / 1000;
-  },
+  storeNow: () => redisTimeMs(client),
 });
 
 /** A manual clock's time: `sleep` advances it. */

@@ -12,6 +12,12 @@ export function uniquePrefix(label: string): string {
   return `headway-test-${label}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** Redis's own clock (`TIME`, the clock the scripts read), in ms. */
+export async function redisTimeMs(client: { time(): Promise<unknown> }): Promise<number> {
+  const [seconds, micros] = (await client.time()) as [string | number, string | number];
+  return Number(seconds) * 1000 + Number(micros) / 1000;
+}
+
 /** Reads a Headway state key: its string of little-endian doubles (`struct.pack('<d…')`), as numbers. */
 export async function readState(
   client: { getBuffer(key: string): Promise<Buffer | null> },
