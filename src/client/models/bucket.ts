@@ -8,7 +8,8 @@
  *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
  *    `limit / reset` would pace 10× too slow.
  * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
- *    the reset whatever the algorithm, so it is a floor that never overshoots.
+ *    the reset whatever the algorithm, so it is a floor that never overshoots. In a unit whose
+ *    costs are estimates (tokens), it also caps the estimate: a cost stated high reads as refill.
  *
  * Every reading newer than the last one used re-syncs the bucket to `remaining − units still in
  * flight` (in flight may or may not have been counted: assuming not is the safe side). Refill is
@@ -227,6 +228,17 @@ function estimate(s: BucketModelState, o: Observation, remaining: number, limit:
   s.source = 'estimate';
 }
 
+/**
+ * The rate a reading's reset states, `(limit − remaining) / reset`: those units are back by then
+ * whatever the algorithm (a bucket's own rate when the reset is its time until full, a window's
+ * average when it is the window's end). `null` when not stated, or nothing is spent.
+ */
+function resetRate(window: RateLimitPolicy, remaining: number): number | null {
+  if (window.quota === null || !window.resetInMs) return null;
+  const rate = ((window.quota - remaining) * 1000) / window.resetInMs;
+  return rate > 0 ? rate : null;
+}
+
 /** ms until a bucket read with `remaining` left is full: the stated reset, else at the measured rate. */
 function fullInMs(s: BucketModelState, window: RateLimitPolicy, remaining: number): number {
   if (window.resetInMs !== null) return window.resetInMs;
@@ -248,12 +260,14 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   if (window.unit === 'requests') trackDryness(s, o, remaining);
   if (s.source === null || s.source === 'reset' || s.source === 'estimate')
     estimate(s, o, remaining, window.quota);
-  if ((s.source === null || s.source === 'reset') && window.quota !== null && window.resetInMs) {
-    const floor = ((window.quota - remaining) * 1000) / window.resetInMs;
-    if (floor > 0 && floor > (s.rate ?? 0)) {
-      s.rate = floor;
-      s.source = 'reset';
-    }
+  const stated = resetRate(window, remaining);
+  if (stated !== null && (s.source === null || s.source === 'reset') && stated > (s.rate ?? 0)) {
+    s.rate = stated;
+    s.source = 'reset';
+  } else if (stated !== null && s.source === 'estimate' && window.unit !== 'requests') {
+    // In a unit whose costs are estimates (tokens), a cost stated high reads as refill never given
+    // (1,200 booked where the server counted 1,000 read 500 tokens/s as 4,900): the reset caps it.
+    s.rate = Math.min(s.rate ?? stated, stated);
   }
   if (o.mark <= s.syncedMark) return;
   s.fullBy = o.at + fullInMs(s, window, remaining);
