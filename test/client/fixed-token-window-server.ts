@@ -9,6 +9,10 @@
  * - `ietf`: `RateLimit-Policy: "tpm";q=10000;qu="tokens"` (`w` only where `statesW`) and
  *   `RateLimit: "tpm";r=…;t=…`, `t` in whole seconds rounded up, as Headway's own server writes it.
  * A refusal carries `retry-after-ms` and `retry-after` to the end of the window that refused it.
+ *
+ * `algorithm: 'sliding-log'` counts each window as a log instead: a counted unit is back one
+ * window after it was counted, and the reset is the time until every counted unit is back (full
+ * again), also an average of units that come back in steps, not a refill rate.
  */
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
@@ -21,6 +25,8 @@ export interface FixedWindow {
   windowMs: number;
   /** IETF shape: state `w` (a rate the client can read as `q / w`). */
   statesW?: boolean;
+  /** `fixed` (default): windows aligned to the server's start; `sliding-log`: units back one window after each was counted. */
+  algorithm?: 'fixed' | 'sliding-log';
 }
 
 export function fixedTokenWindowServer(
@@ -30,12 +36,37 @@ export function fixedTokenWindowServer(
   const latencyMs = o.latencyMs ?? 500;
   const origin = clock.now();
   const counts = o.windows.map(() => ({ index: -1, used: 0 }));
-  /** The window `i`'s count now (started afresh at a boundary), and ms to its end. */
+  const logs = o.windows.map(() => [] as Array<{ at: number; units: number }>);
+
+  /** The window `i` now: units it counts, ms to its end (a log: until every unit is back), ms until `units` more fit. */
   const windowAt = (i: number, now: number) => {
     const w = o.windows[i]!;
+    if (w.algorithm === 'sliding-log') {
+      const entries = logs[i]!;
+      while (entries.length > 0 && entries[0]!.at + w.windowMs <= now) entries.shift();
+      const used = entries.reduce((sum, e) => sum + e.units, 0);
+      const last = entries[entries.length - 1];
+      const fitsInMs = (units: number) => {
+        let over = used + units - w.limit;
+        for (const e of entries) {
+          if (over <= 0) break;
+          over -= e.units;
+          if (over <= 0) return e.at + w.windowMs - now;
+        }
+        return 0;
+      };
+      const add = (units: number) => entries.push({ at: now, units });
+      return { used, resetMs: last ? last.at + w.windowMs - now : 0, fitsInMs, add };
+    }
     const index = Math.floor((now - origin) / w.windowMs);
     if (counts[i]!.index !== index) counts[i] = { index, used: 0 };
-    return { count: counts[i]!, resetMs: origin + (index + 1) * w.windowMs - now };
+    const count = counts[i]!;
+    const resetMs = origin + (index + 1) * w.windowMs - now;
+    const fitsInMs = (units: number) => (count.used + units > w.limit ? resetMs : 0);
+    const add = (units: number) => {
+      count.used += units;
+    };
+    return { used: count.used, resetMs, fitsInMs, add };
   };
   const log: Array<{ at: number; status: number }> = [];
 
@@ -44,8 +75,8 @@ export function fixedTokenWindowServer(
     const policies: string[] = [];
     const counters: string[] = [];
     o.windows.forEach((w, i) => {
-      const { count, resetMs } = windowAt(i, now);
-      const remaining = w.limit - count.used;
+      const { used, resetMs } = windowAt(i, now);
+      const remaining = w.limit - used;
       if (o.shape === 'openai') {
         h[`x-ratelimit-limit-${w.unit}`] = String(w.limit);
         h[`x-ratelimit-remaining-${w.unit}`] = String(remaining);
@@ -64,16 +95,15 @@ export function fixedTokenWindowServer(
     return h;
   };
 
-  /** Counts `counted` in every window, or none: ms until the window that refuses it ends (0: counted). */
+  /** Counts `counted` in every window, or none: ms until the windows that refuse it would fit it (0: counted). */
   const take = (counted: Record<string, number>, now: number): number => {
     let waitMs = 0;
     o.windows.forEach((w, i) => {
-      const { count, resetMs } = windowAt(i, now);
-      if (count.used + (counted[w.unit] ?? 0) > w.limit) waitMs = Math.max(waitMs, resetMs);
+      waitMs = Math.max(waitMs, windowAt(i, now).fitsInMs(counted[w.unit] ?? 0));
     });
     if (waitMs > 0) return waitMs;
     o.windows.forEach((w, i) => {
-      windowAt(i, now).count.used += counted[w.unit] ?? 0;
+      windowAt(i, now).add(counted[w.unit] ?? 0);
     });
     return 0;
   };
