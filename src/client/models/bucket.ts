@@ -280,19 +280,9 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   s.syncedMark = o.mark;
   s.updatedAt = Math.max(s.updatedAt, o.at);
   const measured = s.source !== null && s.source !== 'reset';
-  if (
-    remaining === 0 &&
-    o.outcome === 'answered' &&
-    !measured &&
-    window.resetInMs !== null &&
-    (window.unit === 'requests' || s.maxRemainingSeen < 1)
-  ) {
+  if (remaining === 0 && o.outcome === 'answered' && !measured && window.resetInMs !== null) {
     // Nothing left and no rate measured: the reset is the only statement of when units come back
-    // (a window may return nothing before it; the `reset` floor is an average, not a promise). In
-    // tokens, once the window was seen with room, a reset is the time the bucket is full again
-    // (OpenAI's and Anthropic's meaning, as the learned costs read it): its floor is the rate, and
-    // a hold until it idled a whole window — past `maxRetryAfterMs` at Anthropic's reset, rounded
-    // up to the second, so calls failed at once. A window only ever seen spent says nothing of its size.
+    // (a window may return nothing before it; the `reset` floor is an average, not a promise).
     s.holdUntil = Math.max(s.holdUntil, o.at + window.resetInMs);
   }
 }
