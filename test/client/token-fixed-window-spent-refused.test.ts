@@ -5,8 +5,8 @@
  *
  * A server that counts tokens in fixed minutes behind OpenAI-compatible headers
  * (`x-ratelimit-remaining-tokens: 0`, `x-ratelimit-reset-tokens: 52.5s`: the reset is the
- * window's end). Until 0ed4784 (2026-12-06) a token window read at `remaining: 0` on a 200 held
- * the key until that reset, and a job that filled each minute was never refused. Since, a token
+ * window's end). Before 0ed4784 (2026-12-06), and again since a58c5ac the same day, a token window read at `remaining: 0` on a 200 held
+ * the key until that reset, and a job that filled each minute was never refused. With 0ed4784 (taken back: the cost stated low it was meant for is scaled up instead), a token
  * window once seen with room is paced at the reset's average instead (`limit / reset`), as if it
  * refilled continuously: a call goes into the spent minute and the server refuses it.
  */

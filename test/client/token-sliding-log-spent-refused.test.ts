@@ -6,8 +6,8 @@
  * A server that counts tokens in a sliding log (each call's tokens back one minute after they were
  * counted) behind OpenAI-compatible headers, its reset the time until every counted token is back
  * ("back to full by then", OpenAI's meaning). Its tokens come back in steps, one call's at a time,
- * not continuously. Until 0ed4784 (2026-12-06) a token window read at `remaining: 0` on a 200 held
- * the key until that reset, and the job below was never refused. Since, a token window once seen
+ * not continuously. Before 0ed4784 (2026-12-06), and again since a58c5ac the same day, a token window read at `remaining: 0` on a 200 held
+ * the key until that reset, and the job below was never refused. With 0ed4784 (taken back: the cost stated low it was meant for is scaled up instead), a token window once seen
  * with room is paced at the reset's average (`limit / reset`) as if it refilled continuously:
  * calls go before the tokens they need are back, and the server refuses them.
  */
