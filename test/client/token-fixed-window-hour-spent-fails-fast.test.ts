@@ -4,13 +4,15 @@
  * window, `window`"; Token quotas: "`stats()` and `RateLimitedError.window` name it, e.g.
  * `tokens:tokens`".
  *
- * A server that counts tokens in a fixed hour (100,000 tokens) behind OpenAI-compatible headers;
- * a job of 120 calls of 1,000 tokens spends the hour after 100. Before 0ed4784 (2026-12-06), and again since a58c5ac the same day, the
- * 200 that read `x-ratelimit-remaining-tokens: 0` held the key until the hour's end, past
- * `maxRetryAfterMs`: the 20 calls left failed at once with `RateLimitedError` naming `tokens:tokens`,
- * and no call went to the spent hour. With 0ed4784 (taken back: the cost stated low it was meant for is scaled up instead), the key is paced at the hour's average
- * (`100,000 tokens / 59 min`, about 28 tokens a second): a call waits 36 s, goes into the spent
- * hour, is refused, and the calls left then fail on the refusal's `Retry-After`, their `window` null.
+ * A server that counts tokens in a fixed hour (100,000 tokens) behind OpenAI-compatible headers; a
+ * job of 120 calls of 1,000 tokens spends the hour after 100. Before 0ed4784 (2026-12-06), and
+ * again since a58c5ac the same day, the 200 that read `x-ratelimit-remaining-tokens: 0` held the
+ * key until the hour's end, past `maxRetryAfterMs`: the 20 calls left failed at once with
+ * `RateLimitedError` naming `tokens:tokens`, and no call went to the spent hour. With 0ed4784
+ * (taken back: the cost stated low it was meant for is scaled up instead), the key is paced at the
+ * hour's average (`100,000 tokens / 59 min`, about 28 tokens a second): a call waits 36 s, goes
+ * into the spent hour, is refused, and the calls left then fail on the refusal's `Retry-After`,
+ * their `window` null.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
