@@ -78,7 +78,7 @@ export interface Ticket {
   mark: number;
   /** Requests (cost units) this attempt costs. */
   cost: number;
-  /** Units booked in each unit: the stated cost, and what was learned for the units it left out. */
+  /** Units booked in each unit: the stated cost (scaled up where the server counts more), and what was learned for the units it left out. */
   costs: Costs;
   /** Cumulative units sent in each unit of `costs`, up to and including this one. */
   marks: Costs;
@@ -440,7 +440,7 @@ export class Pacer {
     };
   }
 
-  /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
+  /** Units a call of `cost` books in each unit: the stated cost (scaled up where the server counts more), and what was learned for every window's unit it leaves out. */
   #booked(cost: Costs | number): Costs {
     if (cost === 1 && this.#requestsOnly) return ONE_REQUEST;
     const booked: Record<string, number> = { [REQUESTS]: this.#costIn(cost, REQUESTS) };
