@@ -16,11 +16,6 @@
  * The cost is the median of the last {@link SAMPLES} samples, so a window boundary, another
  * client's calls or answers that overtook each other (outliers) do not move it. A settled cost
  * (the hook that reads the answer's usage) is a sample of its own.
- *
- * The same samples correct a cost the caller states: over the median of the last costs stated
- * per call, the learned cost says how much more the server counts ({@link LearnedCosts.scale}),
- * and a stated cost is booked that much higher (never lower: a cost stated high is the safe side).
- * An estimate such as `chars / 4` errs by a factor, which the median ratio carries to every call.
  */
 import type { RateLimitPolicy } from '../signals/signal.js';
 
@@ -42,9 +37,6 @@ interface UnitState {
   last: Reading | null;
   samples: number[];
   cost: number | null;
-  /** The last {@link SAMPLES} costs stated per call, and their median. */
-  stated: number[];
-  statedCost: number | null;
 }
 
 const median = (values: readonly number[]): number => {
@@ -103,25 +95,6 @@ export class LearnedCosts {
     state.last = reading;
   }
 
-  /**
-   * How much more than stated the server counts in `unit`: the learned cost over the median stated
-   * cost, at least 1 (a cost stated high is the safe side, and is kept). 1 while either is unknown.
-   */
-  scale(unit: string): number {
-    const state = this.#units.get(unit);
-    if (!state || state.cost === null || state.statedCost === null) return 1;
-    return Math.max(1, state.cost / state.statedCost);
-  }
-
-  /** A call stated it costs `units` in `unit` (per request unit, as the samples count). */
-  stated(unit: string, units: number): void {
-    if (!(Number.isFinite(units) && units > 0)) return;
-    const state = this.#state(unit);
-    state.stated.push(units);
-    if (state.stated.length > SAMPLES) state.stated.shift();
-    state.statedCost = median(state.stated);
-  }
-
   /** The units one call was settled at (its answer's usage). */
   settle(unit: string, units: number): void {
     this.#sample(this.#state(unit), units);
@@ -130,7 +103,7 @@ export class LearnedCosts {
   #state(unit: string): UnitState {
     let state = this.#units.get(unit);
     if (!state) {
-      state = { last: null, samples: [], cost: null, stated: [], statedCost: null };
+      state = { last: null, samples: [], cost: null };
       this.#units.set(unit, state);
     }
     return state;

@@ -79,14 +79,12 @@ export interface ClientOptions extends Partial<KeyOptions> {
   /**
    * What a request costs before it is sent: requests (a number, the unit of `rate`), or units by
    * the names of the server's windows (`{ tokens: 430 }`; see `llmCost`). A unit left out is
-   * learned from how its window's `remaining` moves; a unit stated (other than requests) is scaled
-   * up when the server is seen counting more per call. @default 1 request
+   * learned from how its window's `remaining` moves. @default 1 request
    */
   cost?: (request: RequestDescription) => Cost;
   /**
    * What an answered call actually cost (e.g. `openaiUsage`: its `usage.total_tokens`), read from
-   * a clone of the response after it was returned: a sample of what the server counts (the cost
-   * of the units `cost` leaves out, the scaling of those it states). The
+   * a clone of the response after it was returned: a sample for the units `cost` leaves out. The
    * hook must read or cancel the clone (an unread clone buffers the body). @default undefined
    */
   settleCost?: (response: Response) => Cost | undefined | Promise<Cost | undefined>;

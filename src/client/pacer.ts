@@ -19,10 +19,8 @@
  *   configured key once its counters contradict a bucket (a window), and the window then replaces
  *   the bucket, bounded by the configured rate (its limit plus `rate × t` in any span `t`).
  * - **Costs** ({@link ./cost.ts}): a call costs units in every window, `requests` and `tokens`
- *   alike; a unit the call's cost leaves out costs what {@link LearnedCosts} has learned, and a
- *   unit it states (other than requests) is scaled up when the server counts more
- *   ({@link LearnedCosts.scale}). Each window's track is booked, synced and asked in its own unit:
- *   a call leaves when all allow it.
+ *   alike; a unit the call's cost leaves out costs what {@link LearnedCosts} has learned. Each
+ *   window's track is booked, synced and asked in its own unit: a call leaves when all allow it.
  */
 import type { BackoffOptions, Random } from '../core/backoff.js';
 import { exponentialCeiling } from '../core/backoff.js';
@@ -78,7 +76,7 @@ export interface Ticket {
   mark: number;
   /** Requests (cost units) this attempt costs. */
   cost: number;
-  /** Units booked in each unit: the stated cost (scaled up where the server counts more), and what was learned for the units it left out. */
+  /** Units booked in each unit: the stated cost, and what was learned for the units it left out. */
   costs: Costs;
   /** Cumulative units sent in each unit of `costs`, up to and including this one. */
   marks: Costs;
@@ -363,8 +361,7 @@ export class Pacer {
       if (unit === REQUESTS) return cost;
       return (this.#learned.cost(unit) ?? 0) * cost;
     }
-    const stated = cost[unit];
-    if (stated !== undefined) return unit === REQUESTS ? stated : stated * this.#learned.scale(unit);
+    if (cost[unit] !== undefined) return cost[unit];
     const requests = cost[REQUESTS] ?? 1;
     // Learned per request unit (a call of cost 2 counts twice in the sample's mark).
     return unit === REQUESTS ? requests : (this.#learned.cost(unit) ?? 0) * requests;
@@ -440,17 +437,11 @@ export class Pacer {
     };
   }
 
-  /** Units a call of `cost` books in each unit: the stated cost (scaled up where the server counts more), and what was learned for every window's unit it leaves out. */
+  /** Units a call of `cost` books in each unit: the stated cost, and what was learned for every window's unit it leaves out. */
   #booked(cost: Costs | number): Costs {
     if (cost === 1 && this.#requestsOnly) return ONE_REQUEST;
-    const booked: Record<string, number> = { [REQUESTS]: this.#costIn(cost, REQUESTS) };
-    if (typeof cost !== 'number')
-      for (const unit in cost) {
-        if (unit === REQUESTS) continue;
-        // As stated, per request unit (as the samples count): what the server counts is compared with it.
-        this.#learned.stated(unit, (cost[unit] as number) / (booked[REQUESTS] as number));
-        booked[unit] = this.#costIn(cost, unit);
-      }
+    const booked: Record<string, number> =
+      typeof cost === 'number' ? { [REQUESTS]: cost } : { ...cost, [REQUESTS]: this.#costIn(cost, REQUESTS) };
     for (const { unit } of this.#tracks) booked[unit] ??= this.#costIn(cost, unit);
     return booked;
   }

@@ -1,17 +1,13 @@
 /**
- * README (Token quotas): "Scaled up when the server counts more. A stated cost in a unit other than
- * requests is multiplied by what the key has learned the server counts per call (below) over the
- * median of the last 9 costs stated, when that is more than 1: a cost stated low books what the
- * server counts." TSDoc of `cost`: "What a request costs before it is sent: requests (a number, the
- * unit of `rate`), or units by the names of the server's windows".
+ * TSDoc of `cost`: "What a request costs before it is sent: requests (a number, the unit of
+ * `rate`), or units by the names of the server's windows".
  *
  * Every call states its tokens EXACTLY (1,000, what the server counts); some also weigh more in
  * requests (`{ requests: 3, tokens: 1000 }`, a batch endpoint the caller's `rate` counts as three).
- * Since a58c5ac (2026-12-06) a stated cost is compared per request unit: a call of 3 requests and
- * 1,000 tokens reads as 333 tokens stated, so the median stated falls under what the server counts
- * per call and every call, exact as stated, is booked high. Against a fixed token minute the job
- * is done minutes later (the same scenario with learned-costs.ts and pacer.ts reverted: in the 4th
- * minute, none refused).
+ * a58c5ac (2026-12-06, taken back the same day) scaled a stated cost, compared per request unit:
+ * a call of 3 requests and 1,000 tokens read as 333 tokens stated, so the median stated fell under
+ * what the server counts per call and every call, exact as stated, was booked high. Against a
+ * fixed token minute the job was done minutes later (without it: in the 4th minute, none refused).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

@@ -9,10 +9,9 @@
  * again since a58c5ac the same day, the 200 that read `x-ratelimit-remaining-tokens: 0` held the
  * key until the hour's end, past `maxRetryAfterMs`: the 20 calls left failed at once with
  * `RateLimitedError` naming `tokens:tokens`, and no call went to the spent hour. With 0ed4784
- * (taken back: the cost stated low it was meant for is scaled up instead), the key is paced at the
- * hour's average (`100,000 tokens / 59 min`, about 28 tokens a second): a call waits 36 s, goes
- * into the spent hour, is refused, and the calls left then fail on the refusal's `Retry-After`,
- * their `window` null.
+ * (taken back the same day), the key is paced at the hour's average (`100,000 tokens / 59 min`,
+ * about 28 tokens a second): a call waits 36 s, goes into the spent hour, is refused, and the calls
+ * left then fail on the refusal's `Retry-After`, their `window` null.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

@@ -8,12 +8,12 @@
  * (`RateLimit-Policy: "tpm";q=10000;qu="tokens"`, `RateLimit: "tpm";r=0;t=53`): its reset is the
  * window's end, and nothing comes back before it. A job whose calls fill each minute exactly reads
  * `r=0` on a 200. Before 0ed4784 (2026-12-06), and again since a58c5ac the same day, the key held
- * until that reset, and every call was answered, none refused. With 0ed4784 (taken back: the cost
- * stated low it was meant for is scaled up instead), a token window once seen with room is no
- * longer held at `remaining: 0`: it is paced at the reset's average, `q / t`, a call goes into the
- * spent window, the server refuses it, and from then on calls fail with `RateLimitedError` naming
- * the minute window ("asked to wait 60001 ms") although each minute the server would admit ten of
- * them. With `profile: 'batch'` the calls wait instead, and the job is slower, with a refusal.
+ * until that reset, and every call was answered, none refused. With 0ed4784 (taken back the same
+ * day), a token window once seen with room is no longer held at `remaining: 0`: it is paced at the
+ * reset's average, `q / t`, a call goes into the spent window, the server refuses it, and from then
+ * on calls fail with `RateLimitedError` naming the minute window ("asked to wait 60001 ms")
+ * although each minute the server would admit ten of them. With `profile: 'batch'` the calls wait
+ * instead, and the job is slower, with a refusal.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

@@ -7,11 +7,10 @@
  * continuously: in fixed minutes (`x-ratelimit-reset-tokens: 52.5s` is the window's end), or in a
  * sliding log (each call's tokens back a minute after they were counted; the reset is the time
  * until every counted token is back). A token window read at `remaining: 0` on a 200 holds the key
- * until that reset, and a job that fills each minute is never refused. 0ed4784 (2026-12-06) paced
- * a token window once seen with room at the reset's average instead (`limit / reset`), as if it
- * refilled continuously: calls went before the tokens they needed were back, and the server
- * refused them. It was taken back the same day (a58c5ac): the cost stated low it was meant for is
- * scaled up instead.
+ * until that reset, and a job that fills each minute is never refused. 0ed4784 (2026-12-06) paced a
+ * token window once seen with room at the reset's average instead (`limit / reset`), as if it
+ * refilled continuously: calls went before the tokens they needed were back, and the server refused
+ * them. It was taken back the same day (a58c5ac).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

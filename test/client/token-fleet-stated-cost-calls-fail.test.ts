@@ -1,13 +1,13 @@
 /**
- * README (Token quotas): "Scaled up when the server counts more. ... a cost stated low books what the
- * server counts. A cost stated high is kept (slower, never refused)."; and the first promise:
- * "**paces** calls so the server never has to refuse them".
+ * README (Token quotas): "With a `store` and no `rate`, a key whose server reports a token window is
+ * paced by each process from its own view of every window"; and the first promise: "**paces**
+ * calls so the server never has to refuse them".
  *
  * A fleet: workers sharing one `memoryStore`, each with the same `cost` stating the tokens each call
  * counts EXACTLY, against one token window. Each worker's learned cost reads the other workers'
- * calls in `remaining` as its own (another client's use, a high sample), so its scale is above 1 and
- * its stated costs are booked high. Since a58c5ac (2026-12-06) calls that all succeeded end with
- * `RateLimitedError` (the same scenario with learned-costs.ts and pacer.ts reverted: every call 200).
+ * calls in `remaining` as its own (another client's use, a high sample). a58c5ac (2026-12-06, taken
+ * back the same day) scaled stated costs by it: they were booked high, and calls that all succeed
+ * without it ended with `RateLimitedError`.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

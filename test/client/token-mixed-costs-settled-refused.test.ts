@@ -1,17 +1,14 @@
 /**
- * README (Token quotas): "`settleCost` feeds the learned costs: the cost of units that `cost` leaves
- * out, and the scaling of a stated cost the server counts more than."; "Scaled up when the server
- * counts more. ... A cost stated high is kept (slower, never refused)."; and the first promise:
- * "**paces** calls so the server never has to refuse them".
+ * README (Token quotas): "Mixed calls ... give those a `key` of their own, or state their cost";
+ * and the first promise: "**paces** calls so the server never has to refuse them".
  *
  * The README's own setup (`cost` stating tokens, `settleCost: openaiUsage`) on a key whose calls
  * come in two sizes, each cost stated EXACTLY, against OpenAI's shape (token bucket refilled
- * continuously). Each settled usage is an exact sample, but the learned cost is the median of the
- * last 9 settled calls and the scale divides it by the median of the last 9 STATED calls: the two
+ * continuously). a58c5ac (2026-12-06, taken back the same day) scaled a stated cost by the learned
+ * cost (here the median of the last 9 settled calls) over the median of the last 9 STATED: the two
  * sets are different calls (stated at booking, settled at answer), so when the small ones make one
  * median and the large ones the other, the ratio is 20–50 and every call is booked 20–50 times its
- * cost. Since a58c5ac (2026-12-06) the server refuses calls it never refused before (the same
- * scenario with learned-costs.ts and pacer.ts reverted: 0 refusals).
+ * cost. The server then refused calls it never refused without the scaling (0 refusals).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
@@ -63,6 +60,6 @@ describe('calls of two sizes, costs stated exactly and settled with openaiUsage 
     const run = await job(small, large);
     expect(run.ok).toBe(104);
     // Observed: `observed` (4) refusals in each; with the scaling reverted 0.
-    expect(run.refused, `observed ${observed} refusals since a58c5ac`).toBe(0);
+    expect(run.refused, `observed ${observed} refusals with a58c5ac`).toBe(0);
   });
 });

@@ -1,17 +1,16 @@
 /**
  * README (Token quotas, caveats): "Learned costs assume calls of one key cost alike. Mixed calls (a
  * chat and an embedding on one key) learn their median; give those a `key` of their own, or state
- * their cost." and "Scaled up when the server counts more. ... A cost stated low books what the
- * server counts." A cost stated exactly is neither low nor high: it should book what it states.
+ * their cost." A cost stated exactly is neither low nor high: it should book what it states.
  *
- * Since a58c5ac (2026-12-06) a stated token cost is multiplied by `max(1, learned ÷ median stated)`.
+ * a58c5ac (2026-12-06, taken back the same day) multiplied a stated token cost by
+ * `max(1, learned ÷ median stated)`.
  * With calls of two sizes on one key, each stated EXACTLY (the README's remedy for mixed calls), the
  * learned cost (what `remaining` shows per call, high by design on a fixed window or a sliding log,
  * whose reset is read as a refill) and the median of the last 9 stated costs are medians of
  * different calls at different times, so their ratio is well above 1 while the small costs make
- * the stated median: every call is overbooked, and the job is done windows later. Before a58c5ac
- * (the same scenario with learned-costs.ts and pacer.ts reverted) the stated costs were kept and
- * the job filled each window.
+ * the stated median: every call was overbooked, and the job was done windows later. Without it the
+ * stated costs are kept and the job fills each window.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
