@@ -46,7 +46,11 @@ export interface KeyOptions {
   maxQueue: number;
   /** Retries per call after the first attempt. @default 2 */
   retries: number;
-  /** A server hint above this fails fast with `RateLimitedError` instead of waiting. @default 60_000 */
+  /**
+   * A server hint above this fails fast with `RateLimitedError` instead of waiting. A minute and a
+   * little: a per-minute window that is spent, its reset stated to the second and rounded up (and
+   * measured against a `Date` that is rounded too), is waited out, not failed. @default 65_000
+   */
   maxRetryAfterMs: number;
   /** Backoff when the server gives no hint. @default { baseMs: 100, capMs: 10_000 } */
   backoff: BackoffOptions;
@@ -120,7 +124,7 @@ export const defaultKeyOptions: KeyOptions = {
   maxConcurrent: Number.POSITIVE_INFINITY,
   maxQueue: 10_000,
   retries: 2,
-  maxRetryAfterMs: 60_000,
+  maxRetryAfterMs: 65_000,
   backoff: defaultBackoff,
   retryBudget: defaultRetryBudget,
   onBudgetExhausted: 'return',

@@ -1,22 +1,21 @@
 /**
  * README (Token quotas): "the server's count decides ... a large underestimate spends the window
  * faster than its model expects until the next answer"; "`remaining: 0` holds the key until the
- * next unit is expected back"; `RateLimitedError`: "the server asked for more than
- * `maxRetryAfterMs`".
+ * next unit is expected back"; options: `maxRetryAfterMs` "a minute and a little, so a spent
+ * per-minute window whose reset is stated to the second is waited out".
  *
  * A cost stated a little low (llmCost's chars ÷ 4 on code or other languages) books fewer units
  * than the server counts, and the window reaches `remaining: 0` on a 200. With no refill rate
  * measured yet (an estimate that is low reads less refill than there was), the key's bucket holds
  * until the window's reset, which a server whose tokens come back in steps needs
  * (`token-fixed-window-*.test.ts`). On Anthropic's shape that reset — the time the window is full
- * again, rounded up to the second — is a whole window, 60.5 s, past the default `maxRetryAfterMs`
- * of 60 s: calls fail at once with `RateLimitedError` ("the server asked to wait 60500 ms")
- * although the server refused none. Open (2026-12-06, `it.fails`, README Token quotas). Tried the
- * same day and taken back, each kept out by the tests its review wrote: no hold in tokens once the
- * window was seen with room (fixed-window and sliding-log token servers were then refused, and an
- * IETF token minute failed 64 of 120 calls: `token-fixed-window-*.test.ts`), and a stated cost
- * scaled by the median learned cost over the median stated (calls of two sizes, and fleets that
- * share a store, were overbooked: `token-cost-scaling-*.test.ts`).
+ * again, rounded up to the second — is 60.5 s. Until 2026-12-06 the default `maxRetryAfterMs` was
+ * 60 s: calls failed at once with `RateLimitedError` ("the server asked to wait 60500 ms") although
+ * the server refused none. Tried the same day and taken back, each kept out by the tests its
+ * review wrote: no hold in tokens once the window was seen with room (fixed-window and sliding-log
+ * token servers were then refused, and an IETF token minute failed 64 of 120 calls), and a stated
+ * cost scaled by the learned cost over the median stated (calls of two sizes, and fleets that
+ * share a store, were overbooked: `token-mixed-costs-*`, `token-fleet-stated-cost-calls-fail`).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
@@ -74,13 +73,12 @@ describe('a token cost stated low', () => {
     expect(low.doneMs).toBeLessThanOrEqual(exact.doneMs * 1.01);
   });
 
-  // Known issue, open (README, Token quotas): marked `it.fails` so the suite reproduces it on every
-  // run; when a fix lands this test fails, and `.fails` comes off.
-  it.fails.each([900, 800])(
+  it.each([900, 800])(
     "Anthropic's shape, %i stated of 1,000 counted: every call answered, none failed at once",
     async (stated) => {
       const low = await job('anthropic', stated);
-      // Observed: 73 (900) and 63 (800) calls rejected with RateLimitedError, the server refusing 0 and 1.
+      // Observed with `maxRetryAfterMs` 60 s: 73 (900) and 63 (800) calls rejected with
+      // RateLimitedError, the server refusing 0 and 1.
       expect(low.rejected).toEqual([]);
       expect(low.ok).toBe(104);
     },
