@@ -14,8 +14,11 @@
  * window after it was counted, and the reset is the time until every counted unit is back (full
  * again), also an average of units that come back in steps, not a refill rate.
  */
-import type { ManualClock } from '../../src/core/manual-clock.js';
+import { createFetch } from '../../src/client/create-fetch.js';
+import type { ClientOptions } from '../../src/client/options.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
+import { runUntilSettled } from './fake-server.js';
 
 export interface FixedWindow {
   /** The policy's name (the IETF shape's; the OpenAI shape names a window by its unit). */
@@ -137,4 +140,49 @@ export function fixedTokenWindowServer(
     refused: () => log.filter((e) => e.status === 429).length,
     admitted: () => log.filter((e) => e.status === 200).length,
   };
+}
+
+/** What {@link tokenMinuteJob} runs: the key's `cost` and each call's request. */
+export interface TokenMinuteJob {
+  /** How the token window gives its tokens back. @default 'fixed' */
+  algorithm?: 'fixed' | 'sliding-log';
+  /** The `cost` option (unset: learned). */
+  cost?: ClientOptions['cost'];
+  /** The request of caller `caller`'s `i`-th call (its JSON body states what the server counts). */
+  call: (caller: number, i: number) => RequestInit;
+}
+
+/**
+ * 8 callers, 13 calls each (104), through `createFetch` against 500 requests and 30,000 tokens a
+ * minute behind OpenAI-compatible headers: how many were answered 200, how many the server refused,
+ * and when it counted the last one (ms after the start).
+ */
+export async function tokenMinuteJob(o: TokenMinuteJob) {
+  const clock = new ManualClock();
+  const server = fixedTokenWindowServer(clock, {
+    shape: 'openai',
+    windows: [
+      { name: 'requests', unit: 'requests', limit: 500, windowMs: 60_000 },
+      { name: 'tokens', unit: 'tokens', limit: 30_000, windowMs: 60_000, algorithm: o.algorithm },
+    ],
+  });
+  const fetch = createFetch({ fetch: server.fetch, clock, random: () => 0.5, cost: o.cost });
+  const statuses: number[] = [];
+  const caller = async (c: number) => {
+    for (let i = 0; i < 13; i++) {
+      await fetch('http://127.0.0.1:9/v1/chat/completions', o.call(c, i)).then(
+        (response) => statuses.push(response.status),
+        () => statuses.push(-1),
+      );
+    }
+  };
+  const start = clock.now();
+  await runUntilSettled(
+    clock,
+    Array.from({ length: 8 }, (_, c) => caller(c)),
+    20,
+    3_600_000,
+  );
+  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
+  return { ok: statuses.filter((s) => s === 200).length, refused: server.refused(), doneMs };
 }

@@ -10,58 +10,25 @@
  * fixed token minute the job was done minutes later (without it: in the 4th minute, none refused).
  */
 import { describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
-import { runUntilSettled } from './fake-server.js';
-import { fixedTokenWindowServer } from './fixed-token-window-server.js';
+import { tokenMinuteJob } from './fixed-token-window-server.js';
 import { post } from './token-fake-server.js';
 
-/**
- * 8 callers, 13 calls each (104), every call 1,000 tokens stated exactly, every other one weighing
- * `requests` requests, against 500 requests and 30,000 tokens a fixed minute (OpenAI-compatible headers).
- */
-async function job(requests: number) {
-  const clock = new ManualClock();
-  const server = fixedTokenWindowServer(clock, {
-    shape: 'openai',
-    windows: [
-      { name: 'requests', unit: 'requests', limit: 500, windowMs: 60_000 },
-      { name: 'tokens', unit: 'tokens', limit: 30_000, windowMs: 60_000 },
-    ],
-  });
-  const fetch = createFetch({
-    fetch: server.fetch,
-    clock,
-    random: () => 0.5,
+/** 104 calls of 1,000 tokens stated exactly, every other one weighing `requests` requests (a fixed token minute). */
+const job = (requests: number) =>
+  tokenMinuteJob({
     cost: (request) => ({
       requests: Number(request.headers.get('x-weight') ?? '1'),
       tokens: (JSON.parse(request.body ?? '{}') as { tokens: number }).tokens,
     }),
-  });
-  const statuses: number[] = [];
-  const caller = async (c: number) => {
-    for (let i = 0; i < 13; i++) {
+    call: (c, i) => {
       const init = post({ tokens: 1000 });
       init.headers = {
         ...(init.headers as Record<string, string>),
         'x-weight': String((c + i) % 2 ? requests : 1),
       };
-      await fetch('http://127.0.0.1:9/v1/chat/completions', init).then(
-        (response) => statuses.push(response.status),
-        () => statuses.push(-1),
-      );
-    }
-  };
-  const start = clock.now();
-  await runUntilSettled(
-    clock,
-    Array.from({ length: 8 }, (_, c) => caller(c)),
-    20,
-    3_600_000,
-  );
-  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
-  return { ok: statuses.filter((s) => s === 200).length, refused: server.refused(), doneMs };
-}
+      return init;
+    },
+  });
 
 describe('calls of 1,000 tokens stated exactly, some weighing more requests, against a fixed token minute', () => {
   it('every other call { requests: 3, tokens: 1000 }: done in the 4th minute, none refused', async () => {

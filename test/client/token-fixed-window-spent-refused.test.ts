@@ -13,40 +13,16 @@
  * them. It was taken back the same day (a58c5ac).
  */
 import { describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
-import { runUntilSettled } from './fake-server.js';
-import { fixedTokenWindowServer } from './fixed-token-window-server.js';
+import { tokenMinuteJob } from './fixed-token-window-server.js';
 import { post } from './token-fake-server.js';
 
-/** 8 callers, 13 calls each (104) of 1,000 tokens: 500 requests and 30,000 tokens a minute. */
-async function job(statedTokens: number | null, algorithm?: 'sliding-log') {
-  const clock = new ManualClock();
-  const server = fixedTokenWindowServer(clock, {
-    shape: 'openai',
-    windows: [
-      { name: 'requests', unit: 'requests', limit: 500, windowMs: 60_000 },
-      { name: 'tokens', unit: 'tokens', limit: 30_000, windowMs: 60_000, algorithm },
-    ],
+/** 104 calls of 1,000 tokens, stated as `statedTokens` (`null`: learned). */
+const job = (statedTokens: number | null, algorithm?: 'sliding-log') =>
+  tokenMinuteJob({
+    algorithm,
+    cost: statedTokens === null ? undefined : () => ({ tokens: statedTokens }),
+    call: () => post({ tokens: 1000 }),
   });
-  const fetch = createFetch({
-    fetch: server.fetch,
-    clock,
-    random: () => 0.5,
-    ...(statedTokens === null ? {} : { cost: () => ({ tokens: statedTokens }) }),
-  });
-  const statuses: number[] = [];
-  const caller = async () => {
-    for (let i = 0; i < 13; i++) {
-      await fetch('http://127.0.0.1:9/v1/chat/completions', post({ tokens: 1000 })).then(
-        (response) => statuses.push(response.status),
-        () => statuses.push(-1),
-      );
-    }
-  };
-  await runUntilSettled(clock, Array.from({ length: 8 }, caller), 20, 3_600_000);
-  return { ok: statuses.filter((s) => s === 200).length, refused: server.refused() };
-}
 
 describe('a token window that gives tokens back in steps, spent on a 200', () => {
   it.each([

@@ -13,51 +13,16 @@
  * stated costs are kept and the job fills each window.
  */
 import { describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
-import { runUntilSettled } from './fake-server.js';
-import { fixedTokenWindowServer } from './fixed-token-window-server.js';
+import { tokenMinuteJob } from './fixed-token-window-server.js';
 import { post } from './token-fake-server.js';
 
-/**
- * 8 callers, 13 calls each (104), alternating `small` and `large` tokens, each stated exactly (the
- * cost reads the body the server counts), against 500 requests and 30,000 tokens a minute.
- */
-async function job(algorithm: 'fixed' | 'sliding-log', small: number, large: number) {
-  const clock = new ManualClock();
-  const server = fixedTokenWindowServer(clock, {
-    shape: 'openai',
-    windows: [
-      { name: 'requests', unit: 'requests', limit: 500, windowMs: 60_000 },
-      { name: 'tokens', unit: 'tokens', limit: 30_000, windowMs: 60_000, algorithm },
-    ],
-  });
-  const fetch = createFetch({
-    fetch: server.fetch,
-    clock,
-    random: () => 0.5,
+/** 104 calls alternating `small` and `large` tokens, each stated exactly (the cost reads the body the server counts). */
+const job = (algorithm: 'fixed' | 'sliding-log', small: number, large: number) =>
+  tokenMinuteJob({
+    algorithm,
     cost: (request) => ({ tokens: (JSON.parse(request.body ?? '{}') as { tokens: number }).tokens }),
+    call: (c, i) => post({ tokens: (c + i) % 2 === 1 ? small : large }),
   });
-  const statuses: number[] = [];
-  const caller = async (c: number) => {
-    for (let i = 0; i < 13; i++) {
-      const tokens = (c + i) % 2 === 1 ? small : large;
-      await fetch('http://127.0.0.1:9/v1/chat/completions', post({ tokens })).then(
-        (response) => statuses.push(response.status),
-        () => statuses.push(-1),
-      );
-    }
-  };
-  const start = clock.now();
-  await runUntilSettled(
-    clock,
-    Array.from({ length: 8 }, (_, c) => caller(c)),
-    20,
-    3_600_000,
-  );
-  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
-  return { ok: statuses.filter((s) => s === 200).length, refused: server.refused(), doneMs };
-}
 
 describe('calls of two sizes on one key, each cost stated exactly, against a fixed or sliding-log token window', () => {
   it('fixed minute, 500 and 1,500 tokens (104,000 in all): done in the 4th minute, none refused', async () => {
