@@ -176,6 +176,24 @@ describe('createFetch: obeying the server', () => {
     expect(server.seen).toHaveLength(1);
   });
 
+  it('by default waits out a minute and a little (a reset stated to the second, rounded up), and fails fast past 65 s', async () => {
+    // README (options): `maxRetryAfterMs` "`65_000` … a minute and a little, so a spent per-minute
+    // window whose reset is stated to the second is waited out". Until 2026-12-06 it was 60 s.
+    const clock = new ManualClock();
+    const hinted = (seconds: string) =>
+      fakeFetch(clock, (_seen, i) =>
+        i === 0 ? { status: 429, headers: { 'retry-after': seconds } } : { status: 200 },
+      );
+    const minute = hinted('61');
+    const [waited] = await runUntilSettled(clock, [createFetch({ fetch: minute.fetch, clock })(URL_A)], 10);
+    expect(waited).toMatchObject({ status: 'fulfilled', value: { status: 200 } });
+    expect(minute.seen[1]!.at - minute.seen[0]!.at).toBeGreaterThanOrEqual(61_000);
+    const longer = hinted('66');
+    const error = await createFetch({ fetch: longer.fetch, clock })(URL_A).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(longer.seen).toHaveLength(1);
+  });
+
   it('fails fast with RateLimitedError naming a window that stays exhausted beyond maxRetryAfterMs', async () => {
     const clock = new ManualClock();
     // A daily cap of 1,000 with one left: the answer to the next call says none is left for 2 hours.
