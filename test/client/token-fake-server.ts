@@ -48,6 +48,8 @@ export interface LlmServerOptions {
   tokenCountersOn?: (index: number) => boolean;
   /** The body of a 200 (default: a `usage` object). */
   body?: (counted: Record<string, number>) => string;
+  /** Token buckets start empty (another client spent them just before), not full. */
+  tokensSpentAtStart?: boolean;
 }
 
 export function llmServer(clock: ManualClock, o: LlmServerOptions) {
@@ -58,6 +60,8 @@ export function llmServer(clock: ManualClock, o: LlmServerOptions) {
   if (o.tokens) buckets.tokens = new Bucket(o.tokens, start);
   if (o.input) buckets['input-tokens'] = new Bucket(o.input, start);
   if (o.output) buckets['output-tokens'] = new Bucket(o.output, start);
+  if (o.tokensSpentAtStart)
+    for (const [unit, b] of Object.entries(buckets)) if (unit !== 'requests') b.level = 0;
   const log: Array<{ at: number; status: number; counted: Record<string, number> }> = [];
   let index = 0;
 

@@ -61,7 +61,8 @@ export interface BucketModelState {
    * past it found a full bucket: a span across it hides refill, and the estimate starts afresh.
    */
   fullBy: number;
-  maxRemainingSeen: number;
+  /** The most units the server was seen to hold: a reading's `remaining`, plus the answered send's own units. */
+  maxHeldSeen: number;
   /** Last send or answer: with nothing known and nothing in flight, the next probe waits from here. */
   lastActivity: number;
   /** Last reading since which no refill was seen. */
@@ -98,7 +99,7 @@ export function newBucket(
     syncedMark: -1,
     anchor: null,
     fullBy: Number.POSITIVE_INFINITY,
-    maxRemainingSeen: -1,
+    maxHeldSeen: 0,
     lastActivity: now,
     dryFrom: null,
     falsifiedAt: null,
@@ -249,11 +250,14 @@ function fullInMs(s: BucketModelState, window: RateLimitPolicy, remaining: numbe
 function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): void {
   const remaining = window.remaining as number;
   if (s.source !== 'configured') {
-    // A policy's quota can be far above the burst (a token bucket's q per w): the largest
-    // `remaining` seen bounds the burst from below, the stated limit from above.
-    s.maxRemainingSeen = Math.max(s.maxRemainingSeen, remaining);
-    const seen = s.maxRemainingSeen + 1;
-    s.burst = Math.max(1, window.quota === null ? seen : Math.min(window.quota, seen));
+    // A policy's quota can be far above the burst (a token bucket's q per w): the most units seen
+    // held bounds the burst from below, the stated limit from above. An answered send was counted
+    // from what the server held, so its own units were there too (a call of 1,000 tokens answered
+    // with 254 left: at least 1,254); `remaining` is floored, so at least one more unit otherwise.
+    // A bound below a call's cost would say no refill can ever let it go, only a probe.
+    const held = remaining + (o.outcome === 'answered' ? Math.max(1, o.cost) : 1);
+    s.maxHeldSeen = Math.max(s.maxHeldSeen, held);
+    s.burst = Math.max(1, window.quota === null ? s.maxHeldSeen : Math.min(window.quota, s.maxHeldSeen));
   }
   // In a unit whose costs are estimates (tokens: a prompt's length, a learned average), a few
   // percent off on many units looks like missing refill: there only a refusal is evidence.
