@@ -3,8 +3,10 @@
  * (`src/core/algorithms`: token bucket, GCRA, fixed window, sliding window counter, sliding log),
  * on the manual clock (no socket), behind OpenAI-compatible headers
  * (`x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, the reset a Go duration, no rate
- * stated). A request states what it counts in its JSON body (`{ "tokens": n }`); it must fit every
- * window and counts in all or none. A refusal carries `retry-after-ms` and `retry-after` (whole
+ * stated) or Anthropic's (`anthropic-ratelimit-{unit}-{limit,remaining,reset}`, the reset an
+ * RFC 3339 time rounded up to the second). A request states what it counts in its JSON body
+ * (`{ "tokens": n }`, or `{ "input": n, "output": m }` for Anthropic's split windows); it must fit
+ * every window and counts in all or none. A refusal carries `retry-after-ms` and `retry-after` (whole
  * seconds, rounded up): the longest wait of the windows that refused it, unless `hintMs` says
  * otherwise (a gateway that answers `Retry-After: 0`).
  */
@@ -18,7 +20,7 @@ import { goDuration } from '../support/openai-server.js';
 import { runUntilSettled } from './fake-server.js';
 
 export interface AlgorithmWindow {
-  unit: 'requests' | 'tokens';
+  unit: 'requests' | 'tokens' | 'input-tokens' | 'output-tokens';
   algorithm: AlgorithmName;
   limit: number;
   windowMs: number;
@@ -28,6 +30,8 @@ export interface AlgorithmWindow {
 
 export interface AlgorithmTokenServerOptions {
   windows: readonly AlgorithmWindow[];
+  /** @default 'openai' */
+  shape?: 'openai' | 'anthropic';
   latencyMs?: number;
   /** The hint a refusal carries, from the exact wait of the windows that refused (default: that wait). */
   hintMs?: (waitMs: number) => number;
@@ -61,16 +65,32 @@ export function algorithmTokenServer(clock: ManualClock, o: AlgorithmTokenServer
     const h: Record<string, string> = { 'content-type': 'application/json' };
     o.windows.forEach((w, i) => {
       const d = decisions[i]!;
-      h[`x-ratelimit-limit-${w.unit}`] = String(w.limit);
-      h[`x-ratelimit-remaining-${w.unit}`] = String(d.remaining);
-      h[`x-ratelimit-reset-${w.unit}`] = goDuration(d.resetMs);
+      if (o.shape === 'anthropic') {
+        const resetAt = Math.ceil((clock.wallNow() + d.resetMs) / 1000) * 1000;
+        h[`anthropic-ratelimit-${w.unit}-limit`] = String(w.limit);
+        h[`anthropic-ratelimit-${w.unit}-remaining`] = String(d.remaining);
+        h[`anthropic-ratelimit-${w.unit}-reset`] = new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      } else {
+        h[`x-ratelimit-limit-${w.unit}`] = String(w.limit);
+        h[`x-ratelimit-remaining-${w.unit}`] = String(d.remaining);
+        h[`x-ratelimit-reset-${w.unit}`] = goDuration(d.resetMs);
+      }
     });
     return h;
   };
 
   const fetch = async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const body = JSON.parse(String(init?.body ?? '{}')) as { tokens?: number };
-    const counted = { requests: 1, tokens: body.tokens ?? 0 };
+    const body = JSON.parse(String(init?.body ?? '{}')) as {
+      tokens?: number;
+      input?: number;
+      output?: number;
+    };
+    const counted = {
+      requests: 1,
+      tokens: body.tokens ?? (body.input ?? 0) + (body.output ?? 0),
+      'input-tokens': body.input ?? 0,
+      'output-tokens': body.output ?? 0,
+    };
     await clock.sleep(latencyMs / 2);
     const now = clock.now() - origin;
     const takes = o.windows.map((w, i) =>
