@@ -1,8 +1,8 @@
 /**
- * README (Token quotas): "A unit the cost leaves out costs what the key has learned"; "Until the
- * first answers, the token cost of an unstated call is unknown ...: Headway is slow for a moment,
- * never fast"; and, of a refusal's hint well short of the window's reset: "A window that steps
- * hints at its reset and is paced as before."
+ * README (Token quotas, caveats): "Tried on 2026-12-06 and taken back: reading a refusal's hint
+ * well short of the window's reset as a rate in the units booked, `(cost − remaining) / hint` ...
+ * a window that gives tokens back in steps hints when its oldest units return" — this test keeps
+ * that change (0e8c122, `readRefusalHint`) out: it fails with it and passes without it.
  *
  * Anthropic's split windows, each counted as a sliding log: calls state their input tokens
  * (`llmCost`-style) and leave the output tokens to be learned; the output window binds. A call

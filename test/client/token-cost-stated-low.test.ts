@@ -73,13 +73,19 @@ describe('a token cost stated low', () => {
     expect(low.doneMs).toBeLessThanOrEqual(exact.doneMs * 1.01);
   });
 
-  it.each([700, 600])(
+  // Known issue, open (README, Token quotas): marked `it.fails` so the suite reproduces it on
+  // every run; when a fix lands this test fails, and `.fails` comes off. Tried on 2026-12-06
+  // (session 29) and taken back: reading a refusal's hint well short of the reset as a rate in
+  // booked units, `(cost − remaining) / hint`, fixed both cases, but sliding-log and sliding-window-
+  // counter token windows (which hint when their oldest units come back) then failed calls
+  // (token-sliding-*-fail, token-refusal-hint-zero-*, token-anthropic-output-sliding-log-*).
+  it.fails.each([700, 600])(
     "OpenAI's shape, %i stated of 1,000 counted: no whole minute held at `remaining: 0`, every call answered",
     async (stated) => {
       const [exact, low] = [await job('openai', 1000), await job('openai', stated)];
-      // Observed before the refusal's hint was read (2026-12-06): 700 — 6 refusals, the last call
-      // counted at 188.8 s against 148.8 s (the key held a whole minute at each `remaining: 0`, the
-      // server's hint of 2 s aside); 600 — 17 refusals and a call that failed.
+      // Observed: 700 — 6 refusals, the last call counted at 188.8 s against 148.8 s (the key held
+      // a whole minute at each `remaining: 0`, the server's hint of 2 s aside); 600 — 17 refusals
+      // and a call that failed.
       expect(low.rejected).toEqual([]);
       expect(low.ok).toBe(104);
       expect(low.refused).toBeLessThanOrEqual(2);

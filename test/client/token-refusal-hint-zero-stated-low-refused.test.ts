@@ -1,10 +1,8 @@
 /**
- * README (Token quotas, caveats): "A token window read at `remaining: 0` on a 200, with no refill
- * rate measured yet, holds the key until its reset"; "A refusal's hint well short of the window's
- * reset (OpenAI's `retry-after-ms` of 2 s against a reset of 60 s) says the tokens come back
- * before the reset: it now lifts the hold and bounds the rate in the units booked,
- * `(cost − remaining) / hint`, so 30 % and 40 % low refuse twice"; and "state the cost within a
- * third".
+ * README (Token quotas, caveats): "Tried on 2026-12-06 and taken back: reading a refusal's hint
+ * well short of the window's reset as a rate in the units booked, `(cost − remaining) / hint` ...
+ * a window that gives tokens back in steps hints when its oldest units return" — this test keeps
+ * that change (0e8c122, `readRefusalHint`) out: it fails with it and passes without it.
  *
  * A hint of 0 (`Retry-After: 0`, `retry-after-ms: 0`, as some gateways answer every 429) or 1 ms
  * is "well short" of any reset, but it says nothing of when tokens come back: it lifts the hold,

@@ -1,8 +1,8 @@
 /**
- * README (Token quotas, caveats): "A refusal's hint well short of the window's reset ... says the
- * tokens come back before the reset: it now lifts the hold and bounds the rate in the units
- * booked, `(cost − remaining) / hint` ... A window that steps hints at its reset and is paced as
- * before. ... state the cost within a third."
+ * README (Token quotas, caveats): "Tried on 2026-12-06 and taken back: reading a refusal's hint
+ * well short of the window's reset as a rate in the units booked, `(cost − remaining) / hint` ...
+ * a window that gives tokens back in steps hints when its oldest units return" — this test keeps
+ * that change (0e8c122, `readRefusalHint`) out: it fails with it and passes without it.
  *
  * A sliding log of tokens does not hint at its reset: a refusal's hint is when its OLDEST counted
  * units are back, the reset when its newest are, and the two are more than a second apart as soon

@@ -1,8 +1,8 @@
 /**
- * README (Token quotas, caveats): "A refusal's hint well short of the window's reset ... says the
- * tokens come back before the reset: it now lifts the hold and bounds the rate in the units
- * booked, `(cost − remaining) / hint`, so 30 % and 40 % low ... against a bucket another client
- * has just spent ... are answered on the minimum"; and "state the cost within a third".
+ * README (Token quotas, caveats): "Tried on 2026-12-06 and taken back: reading a refusal's hint
+ * well short of the window's reset as a rate in the units booked, `(cost − remaining) / hint` ...
+ * a window that gives tokens back in steps hints when its oldest units return" — this test keeps
+ * that change (0e8c122, `readRefusalHint`) out: it fails with it and passes without it.
  *
  * The same job against a token minute counted as a sliding window counter (the reference server's
  * `sliding-window-counter`, behind OpenAI-compatible headers) that another client has just spent.

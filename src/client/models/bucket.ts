@@ -6,8 +6,7 @@
  * 3. `estimate`: how `remaining` moves against what was sent. Between two readings A and B the
  *    server refilled `rB − rA + sent(A..B]` units, so rate = that / (tB − tA). This reads a token
  *    bucket that reports `limit` = burst and `reset` = "seconds until full" right, where reading
- *    `limit / reset` would pace 10× too slow. In tokens, a refusal's hint bounds it too
- *    (`readRefusalHint`).
+ *    `limit / reset` would pace 10× too slow.
  * 4. `reset`: until an estimate exists, `(limit − remaining) / reset` — those units are back by
  *    the reset whatever the algorithm, so it is a floor that never overshoots. In a unit whose
  *    costs are estimates (tokens), it also caps the estimate: a cost stated high reads as refill.
@@ -30,7 +29,7 @@
  */
 import { defaultBurst } from '../../core/limit.js';
 import type { RateLimitPolicy } from '../../signals/signal.js';
-import { EPSILON, hadRoomFor, type Observation, type RateSource, type ServerModel } from './model.js';
+import { EPSILON, type Observation, type RateSource, type ServerModel } from './model.js';
 
 /** A reading of `remaining`, with the cumulative units sent up to the send it answered. */
 interface Reading {
@@ -292,39 +291,12 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   }
 }
 
-/** A reset is stated to the second at best (IETF `t`, Anthropic's timestamps): a hint shorter by more is not the reset. */
-const RESET_ROUNDING_MS = 1000;
-
-/**
- * A refusal of this window's own (it had less left than the call's cost), in a unit whose costs are
- * estimates (tokens), with a hint well short of the window's reset: the server gives units back
- * before its reset (a bucket, or a log: a window that steps hints at its end), and the booked
- * cost fits once the hint has passed. That is a rate in the units booked, `(cost − remaining) /
- * hint`, right even when the stated cost is off (booked 700 where the server counts 1,000: 350
- * booked units a second against its 500): the model paces no faster, and holds no longer. Without
- * it a cost stated 30 % low held the key a whole minute at each `remaining: 0`, and against a
- * bucket another client had spent it was refused every other call.
- */
-function readRefusalHint(s: BucketModelState, o: Observation): void {
-  const window = o.window;
-  const hint = o.retryAfterMs;
-  if (hint === null || window === null || window.unit === 'requests' || window.resetInMs === null) return;
-  if (window.remaining === null || hadRoomFor(window, o.cost) || hint + RESET_ROUNDING_MS >= window.resetInMs)
-    return;
-  // A call booked at no cost (its cost not learned yet) states no rate.
-  const rate = ((o.cost - window.remaining) * 1000) / Math.max(1, hint);
-  if (s.source === 'configured' || s.source === 'policy' || !(rate > 0)) return;
-  s.holdUntil = Math.min(s.holdUntil, o.at + hint);
-  s.rate = Math.min(s.rate ?? rate, rate);
-  s.source = 'estimate';
-}
-
+/** The bucket model. */
 /** Gives back the `cost` a send took that never left (its ticket went back unsent), up to full. */
 export function refundSent(s: BucketModelState, cost: number): void {
   if (s.tokens !== null) s.tokens = Math.min(s.burst ?? Number.POSITIVE_INFINITY, s.tokens + cost);
 }
 
-/** The bucket model. */
 export const bucketModel: ServerModel<BucketModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.holdUntil > now) return s.holdUntil - now;
@@ -353,7 +325,6 @@ export const bucketModel: ServerModel<BucketModelState> = {
       // the cushion keeps a bucket that is read right from ever refusing.
       s.anchor = null;
       if (o.window?.remaining != null) s.falsifiedAt = o.at;
-      readRefusalHint(s, o);
     }
     return s;
   },
