@@ -3,7 +3,9 @@
  * refilled continuously to full over its window (OpenAI's documented shape, as
  * `test/support/openai-server.ts` is over HTTP). A request states what it counts in its JSON body
  * (`{ "tokens": n }`, or `{ "input": n, "output": m }` for Anthropic's split windows); it must fit
- * every bucket and counts in all or none. Answers carry the vendor's counters.
+ * every bucket and counts in all or none. Answers carry the vendor's counters, or with `shape: 'ietf'`
+ * the IETF fields (`RateLimit-Policy: "requests";q=500;w=60, "tokens";q=30000;w=60;qu="tokens"` and
+ * `RateLimit: "requests";r=…;t=…, …`, `t` the whole seconds until full, rounded up).
  */
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
@@ -42,7 +44,13 @@ export interface LlmServerOptions {
   tokens?: TokenLimit;
   input?: TokenLimit;
   output?: TokenLimit;
-  shape?: 'openai' | 'anthropic';
+  shape?: 'openai' | 'anthropic' | 'ietf';
+  /**
+   * IETF shape: the policy each bucket states, `q` units per `w` seconds (default: its limit per its
+   * window). `q / w` is the bucket's rate; `q` may be far above its burst (a bucket of 10,000 tokens
+   * refilled at 500 a second stated per minute, `q=30000;w=60`).
+   */
+  ietfPolicy?: Partial<Record<string, { q: number; w: number }>>;
   latencyMs?: number;
   /** Counters of the token window(s) only on answers for which this says true. */
   tokenCountersOn?: (index: number) => boolean;
@@ -67,10 +75,16 @@ export function llmServer(clock: ManualClock, o: LlmServerOptions) {
 
   const headers = (now: number, i: number): Record<string, string> => {
     const h: Record<string, string> = { 'content-type': 'application/json' };
+    const policies: string[] = [];
+    const counters: string[] = [];
     for (const [unit, b] of Object.entries(buckets)) {
       if (unit !== 'requests' && o.tokenCountersOn && !o.tokenCountersOn(i)) continue;
       const remaining = String(Math.max(0, Math.floor(b.read(now))));
-      if (shape === 'openai') {
+      if (shape === 'ietf') {
+        const { q, w } = o.ietfPolicy?.[unit] ?? { q: b.l.limit, w: b.l.windowMs / 1000 };
+        policies.push(`"${unit}";q=${q};w=${w}${unit === 'requests' ? '' : `;qu="${unit}"`}`);
+        counters.push(`"${unit}";r=${remaining};t=${Math.ceil(b.resetMs(now) / 1000 - 1e-9)}`);
+      } else if (shape === 'openai') {
         h[`x-ratelimit-limit-${unit}`] = String(b.l.limit);
         h[`x-ratelimit-remaining-${unit}`] = remaining;
         h[`x-ratelimit-reset-${unit}`] = goDuration(b.resetMs(now));
@@ -83,6 +97,10 @@ export function llmServer(clock: ManualClock, o: LlmServerOptions) {
           .toISOString()
           .replace(/\.\d{3}Z$/, 'Z');
       }
+    }
+    if (shape === 'ietf') {
+      h['ratelimit-policy'] = policies.join(', ');
+      h.ratelimit = counters.join(', ');
     }
     return h;
   };
@@ -105,7 +123,7 @@ export function llmServer(clock: ManualClock, o: LlmServerOptions) {
         status: 429,
         headers: {
           ...h,
-          'retry-after-ms': String(Math.ceil(wait)),
+          ...(shape === 'ietf' ? {} : { 'retry-after-ms': String(Math.ceil(wait)) }),
           'retry-after': String(Math.ceil(wait / 1000)),
         },
       });
@@ -115,7 +133,7 @@ export function llmServer(clock: ManualClock, o: LlmServerOptions) {
     const h = headers(now, i);
     await clock.sleep(latencyMs / 2);
     const usage =
-      shape === 'openai'
+      shape !== 'anthropic'
         ? { total_tokens: counted.tokens }
         : {
             input_tokens: counted['input-tokens'] ?? body.input,
