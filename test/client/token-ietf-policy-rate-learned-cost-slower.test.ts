@@ -20,6 +20,9 @@
  * second) is twice as slow since 28a4b52 (8 callers × 40 calls: 168 s → 350 s; 1 caller × 200
  * calls: 105 s → 219 s), and a caller of 200 calls against the minute-stated policy is not done
  * after an hour (386 s before).
+ *
+ * Found on 2026-12-06 (session 29) by the review of 28a4b52; fixed the same day: an answered call's
+ * own units count as held only where the stated limit caps them (not under an IETF quota, a rate).
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';

@@ -251,11 +251,14 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   const remaining = window.remaining as number;
   if (s.source !== 'configured') {
     // A policy's quota can be far above the burst (a token bucket's q per w): the most units seen
-    // held bounds the burst from below, the stated limit from above. An answered send was counted
-    // from what the server held, so its own units were there too (a call of 1,000 tokens answered
-    // with 254 left: at least 1,254); `remaining` is floored, so at least one more unit otherwise.
-    // A bound below a call's cost would say no refill can ever let it go, only a probe.
-    const held = remaining + (o.outcome === 'answered' ? Math.max(1, o.cost) : 1);
+    // held bounds the burst from below, the stated limit from above; `remaining` is floored, so at
+    // least one unit more. An answered send was counted from what the server held, so in tokens
+    // its own units were there too (a call of 1,000 answered with 254 left: at least 1,254; a bound
+    // below a call's cost says no refill can ever let it go, only a probe) — where the stated
+    // limit caps that booking: a learned cost starts high, and under an IETF quota (a rate, above
+    // the burst) it read a 10,000-token bucket as 29,262 and stalled the key.
+    const ownUnits = o.outcome === 'answered' && window.unit !== 'requests' && !o.statedPolicy ? o.cost : 0;
+    const held = remaining + Math.max(1, ownUnits);
     s.maxHeldSeen = Math.max(s.maxHeldSeen, held);
     s.burst = Math.max(1, window.quota === null ? s.maxHeldSeen : Math.min(window.quota, s.maxHeldSeen));
   }
