@@ -69,20 +69,16 @@ async function job(tokens: { q: number; w: number }) {
 const MINIMUM_MS = 60_000;
 
 describe('an IETF token policy stated as a rate above its bucket, the cost learned (one caller)', () => {
-  it('the policy stated as the bucket (q=10000;w=20): every call answered, on about the minimum (the control)', async () => {
-    const run = await job({ q: 10_000, w: 20 });
+  // The first is the control; the second observed 918,654 ms (the learned cost held near 21,000
+  // tokens a call) on 28a4b52, 65,991 ms before it.
+  it.each([
+    ['as the bucket (q=10000;w=20, the control)', { q: 10_000, w: 20 }],
+    ['per minute (q=30000;w=60)', { q: 30_000, w: 60 }],
+  ] as const)('the policy stated %s: every call answered, on about the minimum', async (_label, tokens) => {
+    const run = await job(tokens);
     expect(run.failed).toEqual([]);
     expect(run.ok).toBe(40);
     expect(run.refused).toBe(0);
-    expect(run.doneMs).toBeLessThanOrEqual(MINIMUM_MS * 1.25);
-  });
-
-  it('the policy stated per minute (q=30000;w=60): every call answered, on about the minimum', async () => {
-    const run = await job({ q: 30_000, w: 60 });
-    expect(run.failed).toEqual([]);
-    expect(run.ok).toBe(40);
-    expect(run.refused).toBe(0);
-    // Observed: 918,654 ms (the learned cost held near 21,000 tokens a call); 65,991 ms before 28a4b52.
     expect(run.doneMs).toBeLessThanOrEqual(MINIMUM_MS * 1.25);
   });
 });
