@@ -78,6 +78,8 @@ export interface Ticket {
   cost: number;
   /** Units booked in each unit: the stated cost, and what was learned for the units it left out. */
   costs: Costs;
+  /** The cost as stated per unit (`null`: a number, every unit but requests learned). */
+  stated: Costs | null;
   /** Cumulative units sent in each unit of `costs`, up to and including this one. */
   marks: Costs;
   /** This attempt is the one probe of an outage. */
@@ -208,6 +210,7 @@ export class Pacer {
     outcome: 'answered',
     retryAfterMs: null,
     statedPolicy: false,
+    costStated: false,
     unmarked: 0,
     window: null,
     statedRate: null,
@@ -429,6 +432,7 @@ export class Pacer {
       mark,
       cost: requests,
       costs: booked,
+      stated: typeof cost === 'number' ? null : cost,
       marks,
       probe,
       dueInMs,
@@ -616,6 +620,7 @@ export class Pacer {
     // A unit the ticket did not book (its window appeared while it was in flight) cost nothing in it.
     seen.mark = ticket.marks[unit] ?? this.#sent.get(unit) ?? 0;
     seen.cost = ticket.costs[unit] ?? 0;
+    seen.costStated = ticket.stated?.[unit] !== undefined;
     seen.inFlight = this.#inFlightIn(unit);
     seen.inFlightBefore =
       ticket.costs[unit] === undefined ? seen.inFlight : (this.#releasedFrom.get(unit) ?? seen.inFlight);

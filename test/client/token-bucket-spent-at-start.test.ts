@@ -9,9 +9,10 @@
  * the cost learned, 15 refusals and a job 1 % slower. An answered send was counted from what the
  * server held, so the bound now counts its own units too.
  *
- * With the cost stated 30–40 % low the key is still refused every other call (an open issue,
- * `it.fails` below): each answer re-syncs the bucket to the server's real tokens, and a booking of
- * 700 leaves as soon as 702 are there, where the server counts 1,000.
+ * With the cost stated 30–40 % low the key was then still refused every other call: each answer
+ * re-syncs the bucket to the server's real tokens, and a booking of 700 left as soon as 702 were
+ * there, where the server counts 1,000. A refusal of a call the window had room for by its booking
+ * now makes the key leave that much later (`keepLate` in bucket.ts).
  *
  * A token window that comes back in steps (fixed windows, a sliding log) never had this: its
  * model is the window's, not the bucket's (`token-fixed-window-*.test.ts`).
@@ -71,6 +72,10 @@ describe('a token bucket another client has just spent', () => {
     it.each([
       ['stated (1,000)', 1000],
       ['learned', undefined],
+      // Observed before a refusal with room for the booking made the key leave later (2026-12-06):
+      // 24 of 104 calls ended in 429, 83 refusals, the last call counted at 160.5 s.
+      ['stated 30 % low (700)', 700],
+      ['stated 40 % low (600)', 600],
     ] as const)(
       `${shape}'s shape, the cost %s: every call answered, one volley refused, on the minimum`,
       async (_label, stated) => {
@@ -79,21 +84,6 @@ describe('a token bucket another client has just spent', () => {
         expect(failed).toEqual([]);
         expect(refused).toBeLessThanOrEqual(8); // the first volley, sent before anything was known
         expect(doneMs).toBeGreaterThanOrEqual(MINIMUM_MS);
-        expect(doneMs).toBeLessThanOrEqual(MINIMUM_MS * 1.005);
-      },
-    );
-
-    // Known issue, open (README, Token quotas): marked `it.fails` so the suite reproduces it on
-    // every run; when a fix lands this test fails, and `.fails` comes off. A fix tried on
-    // 2026-12-06 (session 29: a refusal's hint read as a rate in booked units) was taken back for
-    // the regressions token-cost-stated-low.test.ts names.
-    it.fails.each([700, 600])(
-      `${shape}'s shape, the cost stated %i of 1,000: every call answered, one volley refused`,
-      async (stated) => {
-        const { failed, refused, doneMs } = await spentJob(shape, stated);
-        // Observed: 24 of 104 calls ended in 429, 83 refusals, the last call counted at 160.5 s.
-        expect(failed).toEqual([]);
-        expect(refused).toBeLessThanOrEqual(8);
         expect(doneMs).toBeLessThanOrEqual(MINIMUM_MS * 1.005);
       },
     );

@@ -34,6 +34,8 @@ export interface Observation {
   inFlightBefore: number;
   /** Units the answered send cost. */
   cost: number;
+  /** That cost was stated (the `cost` option's figure for this unit), not learned. */
+  costStated: boolean;
   /** What the attempt meant: the server answered, refused for the rate, or gave no usable answer. */
   outcome: 'answered' | 'limited' | 'failed';
   /** The server's retry hint, when it gave one. */

@@ -21,6 +21,7 @@ export function answer(fields: Partial<Observation> & Pick<Observation, 'at' | '
     window: null,
     statedRate: null,
     statedPolicy: false,
+    costStated: false,
     unmarked: 0,
     ...fields,
   };
