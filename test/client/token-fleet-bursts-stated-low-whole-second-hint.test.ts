@@ -20,6 +20,8 @@
  * The same bursts with the cost stated exactly take 60.3 s each (5 refusals each) before and after
  * the change: the fleet's bursts are not bounded by the bucket it has learned. That is older than
  * this change and not asserted here; the change moved costs stated a little low onto it.
+ *
+ * Found on 2026-12-06 (session 29) by the review of fadd2cd.
  */
 import { describe, expect, it } from 'vitest';
 import { createFetch } from '../../src/client/create-fetch.js';
@@ -86,7 +88,12 @@ async function fleetBursts(stated: number) {
 }
 
 describe('a fleet sharing a store, bursts of token calls, the cost stated a little low', () => {
-  it.each([980, 950])(
+  // Known issue, open (README, Limits: "Known issues found by the review rounds"): marked
+  // `it.fails` so the suite reproduces it on every run; when a fix lands this test fails, and
+  // `.fails` comes off. Kept with keepLate on 2026-12-06: across the reviews' ~3,300 scenarios it
+  // ended failures in dozens of rows (a cost stated 5–10 % low with quick answers, Anthropic's
+  // input stated low, long jobs: 105 failed → 0), and this slowdown is the exact cost's own.
+  it.fails.each([980, 950])(
     '1,000 tokens stated as %i, hints in whole seconds: from the third burst on, each ends on its refill (about 10 s)',
     async (stated) => {
       const job = await fleetBursts(stated);
