@@ -18,51 +18,7 @@
  * model is the window's, not the bucket's (`token-fixed-window-*.test.ts`).
  */
 import { describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
-import { runUntilSettled } from './fake-server.js';
-import { llmServer, post } from './token-fake-server.js';
-
-/**
- * 8 callers, 13 calls each (104) of 1,000 tokens (Anthropic: input tokens), against 500 requests
- * and 30,000 tokens a minute refilled continuously, the token bucket empty at the start; answers
- * in 500 ms. `stated`: the `cost` option's figure (unset: learned).
- */
-async function spentJob(shape: 'openai' | 'anthropic', stated: number | undefined) {
-  const clock = new ManualClock();
-  const server = llmServer(clock, {
-    shape,
-    latencyMs: 500,
-    tokensSpentAtStart: true,
-    requests: { limit: 500, windowMs: 60_000 },
-    ...(shape === 'openai'
-      ? { tokens: { limit: 30_000, windowMs: 60_000 } }
-      : { input: { limit: 30_000, windowMs: 60_000 }, output: { limit: 1_000_000, windowMs: 60_000 } }),
-  });
-  const unit = shape === 'openai' ? 'tokens' : 'input-tokens';
-  const fetch = createFetch({
-    fetch: server.fetch,
-    clock,
-    random: () => 0.5,
-    ...(stated === undefined ? {} : { cost: () => ({ [unit]: stated }) }),
-  });
-  const body: Record<string, number> = shape === 'openai' ? { tokens: 1000 } : { input: 1000, output: 0 };
-  const failed: string[] = [];
-  const caller = async () => {
-    for (let i = 0; i < 13; i++) {
-      await fetch('http://127.0.0.1:9/v1/chat/completions', post(body)).then(
-        (response) => {
-          if (response.status !== 200) failed.push(String(response.status));
-        },
-        (error: Error) => failed.push(error.name),
-      );
-    }
-  };
-  const start = clock.now();
-  await runUntilSettled(clock, Array.from({ length: 8 }, caller), 20, 3_600_000);
-  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
-  return { failed, refused: server.refused(), doneMs };
-}
+import { tokenBucketJob } from './token-fake-server.js';
 
 /** 104,000 tokens at 500 a second from an empty bucket: the last call cannot be counted sooner. */
 const MINIMUM_MS = 208_000;
@@ -79,7 +35,7 @@ describe('a token bucket another client has just spent', () => {
     ] as const)(
       `${shape}'s shape, the cost %s: every call answered, one volley refused, on the minimum`,
       async (_label, stated) => {
-        const { failed, refused, doneMs } = await spentJob(shape, stated);
+        const { failed, refused, doneMs } = await tokenBucketJob({ shape, stated, tokensSpentAtStart: true });
         // Observed before the fix: 8 calls failed with 429 (stated), 26 and 15 refusals.
         expect(failed).toEqual([]);
         expect(refused).toBeLessThanOrEqual(8); // the first volley, sent before anything was known

@@ -14,39 +14,9 @@
  * at most a second): the key is refused once or twice, then paced on the exact cost's time.
  */
 import { describe, expect, it } from 'vitest';
-import { createFetch } from '../../src/client/create-fetch.js';
-import { ManualClock } from '../../src/core/manual-clock.js';
-import { runUntilSettled } from './fake-server.js';
-import { llmServer, post } from './token-fake-server.js';
+import { tokenBucketJob } from './token-fake-server.js';
 
-async function job(latencyMs: number, stated: number) {
-  const clock = new ManualClock();
-  const server = llmServer(clock, {
-    latencyMs,
-    requests: { limit: 500, windowMs: 60_000 },
-    tokens: { limit: 30_000, windowMs: 60_000 },
-  });
-  const fetch = createFetch({
-    fetch: server.fetch,
-    clock,
-    random: () => 0.5,
-    cost: () => ({ tokens: stated }),
-  });
-  const failed: string[] = [];
-  const caller = async () => {
-    for (let i = 0; i < 13; i++)
-      await fetch('http://127.0.0.1:9/v1/embeddings', post({ tokens: 1000 })).then(
-        (response) => {
-          if (response.status !== 200) failed.push(String(response.status));
-        },
-        (error: Error) => failed.push(error.name),
-      );
-  };
-  const start = clock.now();
-  await runUntilSettled(clock, Array.from({ length: 8 }, caller), 20, 3_600_000);
-  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
-  return { failed, refused: server.refused(), doneMs };
-}
+const job = (latencyMs: number, stated: number) => tokenBucketJob({ shape: 'openai', stated, latencyMs });
 
 describe('a token cost stated a little low, answers in milliseconds', () => {
   it.each([

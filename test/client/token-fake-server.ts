@@ -7,8 +7,12 @@
  * the IETF fields (`RateLimit-Policy: "requests";q=500;w=60, "tokens";q=30000;w=60;qu="tokens"` and
  * `RateLimit: "requests";r=…;t=…, …`, `t` the whole seconds until full, rounded up).
  */
-import type { ManualClock } from '../../src/core/manual-clock.js';
+
+import type { Costs } from '../../src/client/cost.js';
+import { createFetch } from '../../src/client/create-fetch.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
+import { runUntilSettled } from './fake-server.js';
 
 export interface TokenLimit {
   limit: number;
@@ -176,4 +180,54 @@ export async function lowestTokenRate(
     if (learned?.unit === 'tokens' && learned.rate !== null) lowest = Math.min(lowest, learned.rate);
   }
   return lowest;
+}
+
+/**
+ * 8 callers, 13 calls each (104) of 1,000 tokens through `createFetch` against {@link llmServer}:
+ * OpenAI's shape (500 requests and 30,000 tokens a minute) or Anthropic's (the 1,000 as input
+ * tokens beside 1,000,000 output tokens a minute), answers in `latencyMs` (500). `stated`: the
+ * `cost` option's figure in the shape's token unit (unset: learned). Returns the calls that did
+ * not end in a 200 (their status, or the error's name), the server's refusals, and when it
+ * counted the last call (ms after the start).
+ */
+export async function tokenBucketJob(o: {
+  shape: 'openai' | 'anthropic';
+  stated: number | undefined;
+  latencyMs?: number;
+  tokensSpentAtStart?: boolean;
+}) {
+  const clock = new ManualClock();
+  const server = llmServer(clock, {
+    shape: o.shape,
+    latencyMs: o.latencyMs ?? 500,
+    tokensSpentAtStart: o.tokensSpentAtStart,
+    requests: { limit: 500, windowMs: 60_000 },
+    ...(o.shape === 'openai'
+      ? { tokens: { limit: 30_000, windowMs: 60_000 } }
+      : { input: { limit: 30_000, windowMs: 60_000 }, output: { limit: 1_000_000, windowMs: 60_000 } }),
+  });
+  const unit = o.shape === 'openai' ? 'tokens' : 'input-tokens';
+  const stated = o.stated;
+  const fetch = createFetch({
+    fetch: server.fetch,
+    clock,
+    random: () => 0.5,
+    ...(stated === undefined ? {} : { cost: (): Costs => ({ [unit]: stated }) }),
+  });
+  const body: Record<string, number> = o.shape === 'openai' ? { tokens: 1000 } : { input: 1000, output: 0 };
+  const failed: string[] = [];
+  const caller = async () => {
+    for (let i = 0; i < 13; i++) {
+      await fetch('http://127.0.0.1:9/v1/chat/completions', post(body)).then(
+        (response) => {
+          if (response.status !== 200) failed.push(String(response.status));
+        },
+        (error: Error) => failed.push(error.name),
+      );
+    }
+  };
+  const start = clock.now();
+  await runUntilSettled(clock, Array.from({ length: 8 }, caller), 20, 3_600_000);
+  const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
+  return { failed, refused: server.refused(), doneMs };
 }
