@@ -297,13 +297,12 @@ function sync(s: BucketModelState, o: Observation, window: RateLimitPolicy): voi
   }
 }
 
-/** The bucket model. */
 /**
  * A refusal in a unit whose costs are estimates (tokens), hinted, of a call this window had room
  * for by its booking: the server counts more than was booked (a cost stated a little low), and
  * each answer re-syncs the bucket to the server's count, so every call leaves early by as much
  * and is refused (a cost stated 5 % low, answers in 50 ms: 57 refusals, 16 calls ended in 429).
- * The key leaves that much later from then on: the hints add up, at most one call's refill.
+ * The key leaves that much later from then on: the hints add up, to at most {@link MAX_LATE_MS}.
  */
 function keepLate(s: BucketModelState, o: Observation): void {
   const window = o.window;
@@ -347,6 +346,7 @@ export function refundSent(s: BucketModelState, cost: number): void {
   if (s.tokens !== null) s.tokens = Math.min(s.burst ?? Number.POSITIVE_INFINITY, s.tokens + cost);
 }
 
+/** The bucket model. */
 export const bucketModel: ServerModel<BucketModelState> = {
   delay(s, cost, now, inFlight) {
     if (s.holdUntil > now) return s.holdUntil - now;
