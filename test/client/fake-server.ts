@@ -54,3 +54,35 @@ export async function runUntilSettled<T>(
   for (let elapsed = 0; !done && elapsed <= maxMs; elapsed += stepMs) await clock.advance(stepMs);
   return all;
 }
+
+/**
+ * 8 callers, 13 calls each (104), through `fetch` on `clock` (an hour at most, in steps of 20 ms):
+ * `call(caller, i)` is each call's request; `afterCall` runs after each. Returns the calls that did
+ * not end in a 200 (their status, or the error's name).
+ */
+export async function run104Calls(
+  clock: ManualClock,
+  fetch: (input: string, init: RequestInit) => Promise<Response>,
+  call: (caller: number, i: number) => RequestInit,
+  afterCall?: () => void,
+): Promise<string[]> {
+  const failed: string[] = [];
+  const caller = async (c: number) => {
+    for (let i = 0; i < 13; i++) {
+      await fetch('http://127.0.0.1:9/v1/chat/completions', call(c, i)).then(
+        (response) => {
+          if (response.status !== 200) failed.push(String(response.status));
+        },
+        (error: Error) => failed.push(error.name),
+      );
+      afterCall?.();
+    }
+  };
+  await runUntilSettled(
+    clock,
+    Array.from({ length: 8 }, (_, c) => caller(c)),
+    20,
+    3_600_000,
+  );
+  return failed;
+}

@@ -18,7 +18,7 @@ import { createFetch } from '../../src/client/create-fetch.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
-import { runUntilSettled } from './fake-server.js';
+import { run104Calls } from './fake-server.js';
 
 export interface FixedWindow {
   /** The policy's name (the IETF shape's; the OpenAI shape names a window by its unit). */
@@ -167,22 +167,8 @@ export async function tokenMinuteJob(o: TokenMinuteJob) {
     ],
   });
   const fetch = createFetch({ fetch: server.fetch, clock, random: () => 0.5, cost: o.cost });
-  const statuses: number[] = [];
-  const caller = async (c: number) => {
-    for (let i = 0; i < 13; i++) {
-      await fetch('http://127.0.0.1:9/v1/chat/completions', o.call(c, i)).then(
-        (response) => statuses.push(response.status),
-        () => statuses.push(-1),
-      );
-    }
-  };
   const start = clock.now();
-  await runUntilSettled(
-    clock,
-    Array.from({ length: 8 }, (_, c) => caller(c)),
-    20,
-    3_600_000,
-  );
+  const failed = await run104Calls(clock, fetch, o.call);
   const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
-  return { ok: statuses.filter((s) => s === 200).length, refused: server.refused(), doneMs };
+  return { ok: 104 - failed.length, refused: server.refused(), doneMs };
 }

@@ -9,10 +9,11 @@
  */
 
 import type { Costs } from '../../src/client/cost.js';
-import { createFetch } from '../../src/client/create-fetch.js';
+import { createFetch, type HeadwayFetch } from '../../src/client/create-fetch.js';
+import type { ClientOptions } from '../../src/client/options.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { goDuration } from '../support/openai-server.js';
-import { runUntilSettled } from './fake-server.js';
+import { run104Calls } from './fake-server.js';
 
 export interface TokenLimit {
   limit: number;
@@ -183,18 +184,23 @@ export async function lowestTokenRate(
 }
 
 /**
- * 8 callers, 13 calls each (104) of 1,000 tokens through `createFetch` against {@link llmServer}:
- * OpenAI's shape (500 requests and 30,000 tokens a minute) or Anthropic's (the 1,000 as input
- * tokens beside 1,000,000 output tokens a minute), answers in `latencyMs` (500). `stated`: the
- * `cost` option's figure in the shape's token unit (unset: learned). Returns the calls that did
- * not end in a 200 (their status, or the error's name), the server's refusals, and when it
- * counted the last call (ms after the start).
+ * 8 callers, 13 calls each (104) through `createFetch` against {@link llmServer}: OpenAI's shape
+ * (500 requests and 30,000 tokens a minute) or Anthropic's (input tokens beside 1,000,000 output
+ * tokens a minute), answers in `latencyMs` (500). Each call counts `tokens(caller, i)` (1,000;
+ * Anthropic: as input). `stated`: the `cost` option's figure in the shape's token unit (unset:
+ * learned), or `cost`, a function of the request; `settleCost` as the option; `afterCall` sees the
+ * key's stats after each call. Returns the calls that did not end in a 200 (their status, or the
+ * error's name), the server's refusals, and when it counted the last call (ms after the start).
  */
 export async function tokenBucketJob(o: {
   shape: 'openai' | 'anthropic';
-  stated: number | undefined;
+  stated?: number;
+  cost?: ClientOptions['cost'];
+  settleCost?: ClientOptions['settleCost'];
+  tokens?: (caller: number, i: number) => number;
   latencyMs?: number;
   tokensSpentAtStart?: boolean;
+  afterCall?: (stats: ReturnType<HeadwayFetch['stats']>) => void;
 }) {
   const clock = new ManualClock();
   const server = llmServer(clock, {
@@ -212,22 +218,19 @@ export async function tokenBucketJob(o: {
     fetch: server.fetch,
     clock,
     random: () => 0.5,
-    ...(stated === undefined ? {} : { cost: (): Costs => ({ [unit]: stated }) }),
+    cost: o.cost ?? (stated === undefined ? undefined : (): Costs => ({ [unit]: stated })),
+    settleCost: o.settleCost,
   });
-  const body: Record<string, number> = o.shape === 'openai' ? { tokens: 1000 } : { input: 1000, output: 0 };
-  const failed: string[] = [];
-  const caller = async () => {
-    for (let i = 0; i < 13; i++) {
-      await fetch('http://127.0.0.1:9/v1/chat/completions', post(body)).then(
-        (response) => {
-          if (response.status !== 200) failed.push(String(response.status));
-        },
-        (error: Error) => failed.push(error.name),
-      );
-    }
-  };
   const start = clock.now();
-  await runUntilSettled(clock, Array.from({ length: 8 }, caller), 20, 3_600_000);
+  const failed = await run104Calls(
+    clock,
+    fetch,
+    (c, i) => {
+      const tokens = o.tokens?.(c, i) ?? 1000;
+      return post(o.shape === 'openai' ? { tokens } : { input: tokens, output: 0 });
+    },
+    () => o.afterCall?.(fetch.stats()),
+  );
   const doneMs = Math.max(...server.log.map((entry) => entry.at)) - start;
   return { failed, refused: server.refused(), doneMs };
 }
